@@ -1,0 +1,26 @@
+# One translation unit per public header, compiled under C++17 and C++20 with
+# -Wall -Wextra -Wpedantic -Werror: each header must stand on its own.
+file(GLOB_RECURSE _ipc_headers CONFIGURE_DEPENDS
+     RELATIVE "${PROJECT_SOURCE_DIR}/include" "${PROJECT_SOURCE_DIR}/include/ipc/*.hpp")
+foreach(_std 17 20)
+  set(_sources)
+  foreach(_header IN LISTS _ipc_headers)
+    string(MAKE_C_IDENTIFIER "${_header}" _id)
+    set(_file "${CMAKE_CURRENT_BINARY_DIR}/header_check/cxx${_std}/${_id}.cpp")
+    set(_content "#include <${_header}>\n#include <${_header}> // include guards\n")
+    if(EXISTS "${_file}")
+      file(READ "${_file}" _old)
+    endif()
+    if(NOT _old STREQUAL _content)
+      file(WRITE "${_file}" "${_content}")
+    endif()
+    list(APPEND _sources "${_file}")
+  endforeach()
+  add_library(ipc_header_check_cxx${_std} OBJECT ${_sources})
+  target_link_libraries(ipc_header_check_cxx${_std} PRIVATE ipc::ipc ipc_warnings)
+  target_compile_options(ipc_header_check_cxx${_std} PRIVATE -Werror -fsyntax-only)
+  set_target_properties(ipc_header_check_cxx${_std} PROPERTIES
+    CXX_STANDARD ${_std} CXX_STANDARD_REQUIRED ON CXX_EXTENSIONS OFF)
+endforeach()
+add_custom_target(ipc_header_check)
+add_dependencies(ipc_header_check ipc_header_check_cxx17 ipc_header_check_cxx20)

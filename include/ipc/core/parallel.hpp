@@ -1,0 +1,52 @@
+#pragma once
+/// @file
+/// parallel_for: OpenMP when the build enables it, a plain loop otherwise.
+
+#include <ipc/config.hpp>
+
+#include <cstddef>
+
+#if IPC_HAS_OPENMP
+#include <omp.h>
+#endif
+
+namespace ipc {
+
+/// Number of threads parallel_for uses (1 without OpenMP).
+inline int max_threads()
+{
+#if IPC_HAS_OPENMP
+    return omp_get_max_threads();
+#else
+    return 1;
+#endif
+}
+
+/// Index of the calling thread inside parallel_for, in [0, max_threads()).
+inline int thread_index()
+{
+#if IPC_HAS_OPENMP
+    return omp_get_thread_num();
+#else
+    return 0;
+#endif
+}
+
+/// Calls body(i) for i in [begin, end), in parallel with a static schedule
+/// (so work split is deterministic). body must be safe to run concurrently
+/// for distinct i; results must not depend on the order of the calls.
+template <typename Body> void parallel_for(std::ptrdiff_t begin, std::ptrdiff_t end, Body&& body)
+{
+#if IPC_HAS_OPENMP
+#pragma omp parallel for schedule(static)
+    for (std::ptrdiff_t i = begin; i < end; ++i) {
+        body(i);
+    }
+#else
+    for (std::ptrdiff_t i = begin; i < end; ++i) {
+        body(i);
+    }
+#endif
+}
+
+} // namespace ipc
