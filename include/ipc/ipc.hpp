@@ -9,3 +9,6 @@
 #include <ipc/core/parallel.hpp>
 #include <ipc/core/psd_projection.hpp>
 #include <ipc/core/types.hpp>
+
+#include <ipc/ccd/ccd_method.hpp>
+#include <ipc/ccd/ccd_result.hpp>
