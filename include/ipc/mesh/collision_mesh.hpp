@@ -1,0 +1,602 @@
+#pragma once
+/// @file
+/// CollisionMesh: the primitives that take part in contact, who may touch
+/// whom, and how thick everything is. One source of truth for the broad phase,
+/// the constraint-set builder, the potentials and the step size.
+///
+/// Pair rules (after C-IPC section 3; a pair is never admissible when its two
+/// primitives share a vertex):
+///
+/// 3D
+/// - point-triangle (face, vertex): every colliding vertex against every
+///   face. Colliding vertices are the vertices of faces, of edges and the
+///   free particles; interior vertices of a tetrahedral mesh do not collide.
+/// - edge-edge (edge0, edge1): any two edges (face edges and rod edges).
+/// - point-edge (edge, vertex): rod edges (edges on no face) against vertices
+///   on no face (rod nodes and free particles). A vertex that lies on a face
+///   is already covered by the edge-edge pairs of its face edges, and a
+///   vertex near a face edge by its point-triangle pair, so those pairs are
+///   not repeated.
+/// - point-point (v0, v1): free particles against free particles.
+///
+/// 2D (positions with two columns; faces are not allowed)
+/// - point-edge: every colliding vertex against every edge.
+/// - point-point: free particles against free particles.
+///
+/// Thickness: every vertex carries a radius r >= 0 (half the contact
+/// thickness, metres, default 0). An edge's or face's radius is the largest of
+/// its vertices' radii, and a pair's offset is xi = r_a + r_b: the pair is
+/// required to stay farther apart than xi, and is active when its distance is
+/// below xi + dhat.
+
+#include <ipc/core/error.hpp>
+#include <ipc/core/types.hpp>
+
+#include <Eigen/Core>
+#include <Eigen/Geometry>
+
+#include <tsl/robin_map.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ipc {
+
+/// The contact primitives of a simulation mesh; see the file comment for the
+/// pair rules. Vertex indices are the rows of the user's vertex matrix, so
+/// positions passed to the broad phase and potentials are the full vertex
+/// matrix (one row per vertex, dim() columns).
+class CollisionMesh {
+public:
+    class Builder;
+
+    /// An empty mesh (no vertices, 3D).
+    CollisionMesh() = default;
+
+    /// Mesh from rest positions V (n x 2 or n x 3, metres), edges E (m x 2)
+    /// and faces F (k x 3; 3D only), vertex indices zero-based.
+    ///
+    /// The edges of every face are added automatically when E does not list
+    /// them (E may be empty for a pure triangle mesh); edges given in E keep
+    /// their row index and the missing face edges follow in order of first
+    /// appearance. Edges on no face are rod edges; vertices on no edge or
+    /// face are free particles. vertex_radii (n entries, metres, half the
+    /// contact thickness) defaults to zero.
+    ///
+    /// Throws ipc::invalid_argument for non-finite coordinates, wrong column
+    /// counts, out-of-range indices, repeated elements, faces in 2D or bad
+    /// radii, and ipc::degenerate_geometry for an element that repeats a
+    /// vertex; the message names the element.
+    CollisionMesh(
+        const Eigen::Ref<const Eigen::MatrixXd>& V,
+        const Eigen::Ref<const Eigen::MatrixXi>& E,
+        const Eigen::Ref<const Eigen::MatrixXi>& F,
+        const Eigen::Ref<const Eigen::VectorXd>& vertex_radii = Eigen::VectorXd());
+
+    /// Mesh of the boundary of a tetrahedral mesh T (t x 4) over rest
+    /// positions V (n x 3): faces used by exactly one tetrahedron, oriented
+    /// with outward normals (right-hand rule), plus their edges. Interior
+    /// vertices do not collide; vertices on no tetrahedron are free
+    /// particles. radius is the uniform vertex radius (metres).
+    /// Throws as the main constructor, plus ipc::degenerate_geometry for a
+    /// tetrahedron of zero rest volume and ipc::invalid_argument for a
+    /// triangle shared by more than two tetrahedra.
+    static CollisionMesh from_tetrahedra(
+        const Eigen::Ref<const Eigen::MatrixXd>& V,
+        const Eigen::Ref<const Eigen::MatrixXi>& T,
+        double radius = 0.0);
+
+    // ---------------------------------------------------------------- sizes
+
+    /// Spatial dimension: 2 or 3.
+    int dim() const { return dim_; }
+    /// Number of vertices (rows of the rest positions), colliding or not.
+    Index num_vertices() const { return rest_positions_.rows(); }
+    /// Number of edges (face edges and rod edges).
+    Index num_edges() const { return edges_.rows(); }
+    /// Number of faces (triangles; 0 in 2D).
+    Index num_faces() const { return faces_.rows(); }
+
+    // ---------------------------------------------------------- connectivity
+
+    /// Rest positions, n x dim(), metres.
+    const Eigen::MatrixXd& rest_positions() const { return rest_positions_; }
+    /// Edges, m x 2 vertex indices.
+    const Eigen::MatrixXi& edges() const { return edges_; }
+    /// Faces, k x 3 vertex indices (counter-clockwise seen from the front).
+    const Eigen::MatrixXi& faces() const { return faces_; }
+
+    /// True when vertex v takes part in contact at all.
+    bool is_collision_vertex(Index v) const { return vertex_flags_[size_t(v)] & collides_flag; }
+    /// True when vertex v belongs to at least one face.
+    bool is_on_face(Index v) const { return vertex_flags_[size_t(v)] & on_face_flag; }
+    /// True when vertex v is a free particle (colliding, on no edge or face).
+    bool is_particle(Index v) const { return vertex_flags_[size_t(v)] & particle_flag; }
+    /// True when edge e belongs to no face (a rod segment).
+    bool is_rod_edge(Index e) const { return edge_is_rod_[size_t(e)] != 0; }
+
+    /// Colliding vertices, ascending.
+    const std::vector<Index>& collision_vertices() const { return collision_vertices_; }
+    /// Colliding vertices on no face (rod nodes and particles), ascending.
+    const std::vector<Index>& codim_vertices() const { return codim_vertices_; }
+    /// Free particles, ascending.
+    const std::vector<Index>& particles() const { return particles_; }
+    /// Edges on no face, ascending.
+    const std::vector<Index>& rod_edges() const { return rod_edges_; }
+
+    // --------------------------------------------------------------- radii
+
+    /// Radius (half thickness, metres) of every vertex.
+    const Eigen::VectorXd& vertex_radii() const { return vertex_radii_; }
+    /// Radius of each edge: the largest of its two vertices' radii.
+    const Eigen::VectorXd& edge_radii() const { return edge_radii_; }
+    /// Radius of each face: the largest of its three vertices' radii.
+    const Eigen::VectorXd& face_radii() const { return face_radii_; }
+    /// True when some vertex has a positive radius.
+    bool has_thickness() const { return max_radius_ > 0.0; }
+    /// Largest vertex radius (metres; 0 for an empty mesh).
+    double max_radius() const { return max_radius_; }
+
+    /// Offset xi (metres) of a point-point pair: r_v0 + r_v1.
+    double vertex_vertex_offset(Index v0, Index v1) const
+    {
+        return vertex_radii_[v0] + vertex_radii_[v1];
+    }
+    /// Offset xi of a point-edge pair: r_edge + r_vertex.
+    double edge_vertex_offset(Index edge, Index vertex) const
+    {
+        return edge_radii_[edge] + vertex_radii_[vertex];
+    }
+    /// Offset xi of an edge-edge pair: r_edge0 + r_edge1.
+    double edge_edge_offset(Index edge0, Index edge1) const
+    {
+        return edge_radii_[edge0] + edge_radii_[edge1];
+    }
+    /// Offset xi of a point-triangle pair: r_face + r_vertex.
+    double face_vertex_offset(Index face, Index vertex) const
+    {
+        return face_radii_[face] + vertex_radii_[vertex];
+    }
+
+    // -------------------------------------------------------- admissibility
+    // These say whether a pair belongs to the contact set at all (pair rules
+    // and incidence exclusions from the file comment). Indices are not range
+    // checked: they are meant for inner loops.
+
+    /// Point-triangle pair admissible: 3D, v collides, v not a vertex of f.
+    bool can_collide_face_vertex(Index face, Index vertex) const
+    {
+        if (dim_ != 3 || !is_collision_vertex(vertex)) {
+            return false;
+        }
+        const int v = int(vertex);
+        return faces_(face, 0) != v && faces_(face, 1) != v && faces_(face, 2) != v;
+    }
+
+    /// Edge-edge pair admissible: 3D, distinct edges sharing no vertex.
+    bool can_collide_edge_edge(Index edge0, Index edge1) const
+    {
+        if (dim_ != 3 || edge0 == edge1) {
+            return false;
+        }
+        const int a0 = edges_(edge0, 0), a1 = edges_(edge0, 1);
+        const int b0 = edges_(edge1, 0), b1 = edges_(edge1, 1);
+        return a0 != b0 && a0 != b1 && a1 != b0 && a1 != b1;
+    }
+
+    /// Point-edge pair admissible: v collides and is not an endpoint; in 3D
+    /// the edge must be a rod edge and v must lie on no face.
+    bool can_collide_edge_vertex(Index edge, Index vertex) const
+    {
+        if (!is_collision_vertex(vertex)) {
+            return false;
+        }
+        if (dim_ == 3 && (!is_rod_edge(edge) || is_on_face(vertex))) {
+            return false;
+        }
+        const int v = int(vertex);
+        return edges_(edge, 0) != v && edges_(edge, 1) != v;
+    }
+
+    /// Point-point pair admissible: two distinct free particles.
+    bool can_collide_vertex_vertex(Index v0, Index v1) const
+    {
+        return v0 != v1 && is_particle(v0) && is_particle(v1);
+    }
+
+    // ----------------------------------------------------------- validation
+
+    /// Throws ipc::invalid_argument unless V has num_vertices() rows, dim()
+    /// columns and finite coordinates; what names the argument in messages.
+    void check_positions(const Eigen::Ref<const Eigen::MatrixXd>& V, const char* what = "positions") const
+    {
+        require(V.rows() == num_vertices(), what, " has ", V.rows(), " rows but the mesh has ",
+                num_vertices(), " vertices");
+        require(V.cols() == dim_, what, " has ", V.cols(), " columns but the mesh is ", dim_, "D");
+        for (Index i = 0; i < V.rows(); ++i) {
+            for (Index d = 0; d < V.cols(); ++d) {
+                require(std::isfinite(V(i, d)), what, ": vertex ", i, " has a non-finite coordinate (",
+                        V(i, d), ")");
+            }
+        }
+    }
+
+private:
+    static constexpr unsigned char collides_flag = 1;
+    static constexpr unsigned char on_face_flag = 2;
+    static constexpr unsigned char on_edge_flag = 4;
+    static constexpr unsigned char particle_flag = 8;
+
+    int dim_ = 3;
+    Eigen::MatrixXd rest_positions_;
+    Eigen::MatrixXi edges_ = Eigen::MatrixXi(0, 2);
+    Eigen::MatrixXi faces_ = Eigen::MatrixXi(0, 3);
+    Eigen::VectorXd vertex_radii_, edge_radii_, face_radii_;
+    double max_radius_ = 0.0;
+    std::vector<unsigned char> vertex_flags_;
+    std::vector<unsigned char> edge_is_rod_;
+    std::vector<Index> collision_vertices_, codim_vertices_, particles_, rod_edges_;
+};
+
+/// Assembles a CollisionMesh from any mix of codimensions: tetrahedral volumes
+/// (their boundary), triangle shells, rod edges and free particles, with a
+/// uniform or per-vertex radius. Calls to tetrahedra(), faces() and edges()
+/// append; build() validates everything and throws as the CollisionMesh
+/// constructor does.
+///
+///     CollisionMesh mesh = CollisionMesh::Builder(V).tetrahedra(T).faces(F)
+///                              .edges(rods).radius(0.5e-3).build();
+class CollisionMesh::Builder {
+public:
+    /// Starts from rest positions V (n x 2 or n x 3, metres).
+    explicit Builder(const Eigen::Ref<const Eigen::MatrixXd>& V) : rest_positions_(V) { }
+
+    /// Adds tetrahedra (t x 4, 3D): their boundary triangles and edges become
+    /// faces and edges; their interior vertices do not collide. Boundary
+    /// triangles are oriented outward; a tetrahedron of negative rest volume
+    /// is read with its orientation flipped.
+    Builder& tetrahedra(const Eigen::Ref<const Eigen::MatrixXi>& T)
+    {
+        append_rows(tetrahedra_, T, 4, "tetrahedra");
+        return *this;
+    }
+
+    /// Adds triangles (k x 3, 3D): shells or an already extracted surface.
+    Builder& faces(const Eigen::Ref<const Eigen::MatrixXi>& F)
+    {
+        append_rows(faces_, F, 3, "faces");
+        return *this;
+    }
+
+    /// Adds edges (m x 2): rod segments, or face edges the caller wants at a
+    /// fixed index. Face edges not given here are added by build().
+    Builder& edges(const Eigen::Ref<const Eigen::MatrixXi>& E)
+    {
+        append_rows(edges_, E, 2, "edges");
+        return *this;
+    }
+
+    /// Same radius (half thickness, metres, >= 0) for every vertex.
+    Builder& radius(double r)
+    {
+        uniform_radius_ = r;
+        vertex_radii_.resize(0);
+        return *this;
+    }
+
+    /// One radius per vertex (half thickness, metres, >= 0).
+    Builder& vertex_radii(const Eigen::Ref<const Eigen::VectorXd>& r)
+    {
+        vertex_radii_ = r;
+        return *this;
+    }
+
+    /// Whether vertices on no element (and not inside a tetrahedral mesh)
+    /// collide as free particles (default true) or are ignored.
+    Builder& isolated_vertices_are_particles(bool enable)
+    {
+        isolated_are_particles_ = enable;
+        return *this;
+    }
+
+    /// Validates the input and builds the mesh.
+    CollisionMesh build() const;
+
+private:
+    static void append_rows(
+        Eigen::MatrixXi& into, const Eigen::Ref<const Eigen::MatrixXi>& rows, Index columns, const char* what)
+    {
+        if (rows.rows() == 0) {
+            return;
+        }
+        require(rows.cols() == columns, what, " must have ", columns, " columns, got ", rows.cols());
+        const Index old_rows = into.rows();
+        into.conservativeResize(old_rows + rows.rows(), columns);
+        into.bottomRows(rows.rows()) = rows;
+    }
+
+    Eigen::MatrixXd rest_positions_;
+    Eigen::MatrixXi tetrahedra_ = Eigen::MatrixXi(0, 4);
+    Eigen::MatrixXi faces_ = Eigen::MatrixXi(0, 3);
+    Eigen::MatrixXi edges_ = Eigen::MatrixXi(0, 2);
+    Eigen::VectorXd vertex_radii_;
+    double uniform_radius_ = 0.0;
+    bool isolated_are_particles_ = true;
+};
+
+// ===========================================================================
+// Implementation
+
+namespace detail {
+
+    /// Checks that every index of element row i lies in [0, num_vertices) and
+    /// that no vertex repeats; kind names the element in messages.
+    inline void check_element(const Eigen::MatrixXi& elements, Index i, Index num_vertices, const char* kind)
+    {
+        const Index columns = elements.cols();
+        for (Index j = 0; j < columns; ++j) {
+            const int v = elements(i, j);
+            require(v >= 0 && Index(v) < num_vertices, kind, " ", i, " references vertex ", v,
+                    " but there are ", num_vertices, " vertices");
+        }
+        for (Index j = 0; j < columns; ++j) {
+            for (Index k = j + 1; k < columns; ++k) {
+                require<degenerate_geometry>(elements(i, j) != elements(i, k), kind, " ", i,
+                                             " repeats vertex ", elements(i, j));
+            }
+        }
+    }
+
+    /// Key of an undirected edge.
+    inline std::uint64_t edge_key(int a, int b)
+    {
+        if (a > b) {
+            std::swap(a, b);
+        }
+        return (std::uint64_t(std::uint32_t(a)) << 32) | std::uint64_t(std::uint32_t(b));
+    }
+
+    /// Boundary triangles of a tetrahedral mesh, outward oriented, in order of
+    /// (tetrahedron, local face). Indices must already be validated.
+    inline Eigen::MatrixXi tetrahedra_boundary(const Eigen::MatrixXd& V, const Eigen::MatrixXi& T)
+    {
+        struct Entry {
+            std::array<int, 3> sorted;
+            std::array<int, 3> oriented;
+            Index order;
+        };
+        std::vector<Entry> entries;
+        entries.reserve(size_t(T.rows()) * 4);
+        for (Index t = 0; t < T.rows(); ++t) {
+            int a = T(t, 0), b = T(t, 1), c = T(t, 2);
+            const int d = T(t, 3);
+            const Eigen::Vector3d ab = V.row(b) - V.row(a);
+            const Eigen::Vector3d ac = V.row(c) - V.row(a);
+            const Eigen::Vector3d ad = V.row(d) - V.row(a);
+            const double volume6 = ab.cross(ac).dot(ad);
+            require<degenerate_geometry>(volume6 != 0.0, "tetrahedron ", t, " has zero rest volume");
+            if (volume6 < 0.0) {
+                std::swap(b, c);
+            }
+            const std::array<std::array<int, 3>, 4> local = {
+                { { { a, c, b } }, { { a, b, d } }, { { a, d, c } }, { { b, c, d } } }
+            };
+            for (int f = 0; f < 4; ++f) {
+                Entry entry { local[size_t(f)], local[size_t(f)], 4 * t + f };
+                std::sort(entry.sorted.begin(), entry.sorted.end());
+                entries.push_back(entry);
+            }
+        }
+        std::sort(entries.begin(), entries.end(), [](const Entry& x, const Entry& y) {
+            return x.sorted != y.sorted ? x.sorted < y.sorted : x.order < y.order;
+        });
+        std::vector<Entry> boundary;
+        for (size_t i = 0; i < entries.size();) {
+            size_t j = i + 1;
+            while (j < entries.size() && entries[j].sorted == entries[i].sorted) {
+                ++j;
+            }
+            require(j - i <= 2, "triangle (", entries[i].sorted[0], ", ", entries[i].sorted[1], ", ",
+                    entries[i].sorted[2], ") is shared by ", j - i, " tetrahedra (at most 2 allowed)");
+            if (j - i == 1) {
+                boundary.push_back(entries[i]);
+            }
+            i = j;
+        }
+        std::sort(boundary.begin(), boundary.end(),
+                  [](const Entry& x, const Entry& y) { return x.order < y.order; });
+        Eigen::MatrixXi F(Index(boundary.size()), 3);
+        for (size_t i = 0; i < boundary.size(); ++i) {
+            for (int k = 0; k < 3; ++k) {
+                F(Index(i), k) = boundary[i].oriented[size_t(k)];
+            }
+        }
+        return F;
+    }
+
+} // namespace detail
+
+inline CollisionMesh CollisionMesh::Builder::build() const
+{
+    const Eigen::MatrixXd& V = rest_positions_;
+    const Index n = V.rows();
+    require(V.cols() == 2 || V.cols() == 3, "rest positions must have 2 or 3 columns, got ", V.cols());
+    require(n < Index(1) << 31, "too many vertices (", n, ") for 32-bit indices");
+    for (Index i = 0; i < n; ++i) {
+        for (Index d = 0; d < V.cols(); ++d) {
+            require(std::isfinite(V(i, d)), "rest position of vertex ", i, " has a non-finite coordinate (",
+                    V(i, d), ")");
+        }
+    }
+    const int dim = int(V.cols());
+    require(dim == 3 || faces_.rows() == 0, "faces are only supported in 3D, got ", faces_.rows(),
+            " faces with 2D positions");
+    require(dim == 3 || tetrahedra_.rows() == 0, "tetrahedra are only supported in 3D, got ",
+            tetrahedra_.rows(), " tetrahedra with 2D positions");
+
+    for (Index i = 0; i < tetrahedra_.rows(); ++i) {
+        detail::check_element(tetrahedra_, i, n, "tetrahedron");
+    }
+    for (Index i = 0; i < faces_.rows(); ++i) {
+        detail::check_element(faces_, i, n, "face");
+    }
+    for (Index i = 0; i < edges_.rows(); ++i) {
+        detail::check_element(edges_, i, n, "edge");
+    }
+
+    // Radii.
+    Eigen::VectorXd radii;
+    if (vertex_radii_.size() > 0 || n == 0) {
+        require(vertex_radii_.size() == n, "vertex radii has ", vertex_radii_.size(),
+                " entries but there are ", n, " vertices");
+        radii = vertex_radii_;
+    } else {
+        radii = Eigen::VectorXd::Constant(n, uniform_radius_);
+        require(std::isfinite(uniform_radius_) && uniform_radius_ >= 0.0,
+                "radius must be finite and non-negative, got ", uniform_radius_);
+    }
+    for (Index i = 0; i < n; ++i) {
+        require(std::isfinite(radii[i]) && radii[i] >= 0.0, "radius of vertex ", i,
+                " must be finite and non-negative, got ", radii[i]);
+    }
+
+    CollisionMesh mesh;
+    mesh.dim_ = dim;
+    mesh.rest_positions_ = V;
+    mesh.vertex_radii_ = radii;
+    mesh.max_radius_ = n > 0 ? radii.maxCoeff() : 0.0;
+
+    // Faces: the user's, then the tetrahedra boundary; no repeats.
+    Eigen::MatrixXi F = faces_;
+    if (tetrahedra_.rows() > 0) {
+        const Eigen::MatrixXi boundary = detail::tetrahedra_boundary(V, tetrahedra_);
+        const Index old_rows = F.rows();
+        F.conservativeResize(old_rows + boundary.rows(), 3);
+        F.bottomRows(boundary.rows()) = boundary;
+    }
+    {
+        std::vector<std::pair<std::array<int, 3>, Index>> keys(size_t(F.rows()));
+        for (Index f = 0; f < F.rows(); ++f) {
+            std::array<int, 3> key = { { F(f, 0), F(f, 1), F(f, 2) } };
+            std::sort(key.begin(), key.end());
+            keys[size_t(f)] = { key, f };
+        }
+        std::sort(keys.begin(), keys.end());
+        for (size_t i = 1; i < keys.size(); ++i) {
+            require(keys[i].first != keys[i - 1].first, "face ", keys[i].second, " repeats face ",
+                    keys[i - 1].second, " (vertices ", keys[i].first[0], ", ", keys[i].first[1], ", ",
+                    keys[i].first[2], ")");
+        }
+    }
+
+    // Edges: the user's first (no repeats), then missing face edges.
+    tsl::robin_map<std::uint64_t, Index> edge_index;
+    edge_index.reserve(size_t(edges_.rows() + F.rows() * 3 / 2 + 1));
+    std::vector<std::array<int, 2>> edge_list;
+    edge_list.reserve(size_t(edges_.rows() + F.rows() * 3 / 2 + 1));
+    for (Index e = 0; e < edges_.rows(); ++e) {
+        const auto inserted = edge_index.emplace(detail::edge_key(edges_(e, 0), edges_(e, 1)), e);
+        require(inserted.second, "edge ", e, " repeats edge ", inserted.first->second, " (vertices ",
+                edges_(e, 0), ", ", edges_(e, 1), ")");
+        edge_list.push_back({ { edges_(e, 0), edges_(e, 1) } });
+    }
+    std::vector<unsigned char> edge_on_face(edge_list.size(), 0);
+    for (Index f = 0; f < F.rows(); ++f) {
+        for (int k = 0; k < 3; ++k) {
+            const int a = F(f, k), b = F(f, (k + 1) % 3);
+            const auto inserted = edge_index.emplace(detail::edge_key(a, b), Index(edge_list.size()));
+            if (inserted.second) {
+                edge_list.push_back({ { a, b } });
+                edge_on_face.push_back(1);
+            } else {
+                edge_on_face[size_t(inserted.first->second)] = 1;
+            }
+        }
+    }
+
+    mesh.faces_ = F;
+    mesh.edges_.resize(Index(edge_list.size()), 2);
+    for (size_t e = 0; e < edge_list.size(); ++e) {
+        mesh.edges_(Index(e), 0) = edge_list[e][0];
+        mesh.edges_(Index(e), 1) = edge_list[e][1];
+    }
+
+    // Vertex roles.
+    mesh.vertex_flags_.assign(size_t(n), 0);
+    std::vector<unsigned char> in_tetrahedron(size_t(n), 0);
+    for (Index t = 0; t < tetrahedra_.rows(); ++t) {
+        for (int k = 0; k < 4; ++k) {
+            in_tetrahedron[size_t(tetrahedra_(t, k))] = 1;
+        }
+    }
+    for (Index f = 0; f < F.rows(); ++f) {
+        for (int k = 0; k < 3; ++k) {
+            mesh.vertex_flags_[size_t(F(f, k))] |= collides_flag | on_face_flag;
+        }
+    }
+    for (Index e = 0; e < mesh.edges_.rows(); ++e) {
+        for (int k = 0; k < 2; ++k) {
+            mesh.vertex_flags_[size_t(mesh.edges_(e, k))] |= collides_flag | on_edge_flag;
+        }
+    }
+    for (Index v = 0; v < n; ++v) {
+        unsigned char& flags = mesh.vertex_flags_[size_t(v)];
+        if (!(flags & (on_face_flag | on_edge_flag)) && !in_tetrahedron[size_t(v)] && isolated_are_particles_) {
+            flags |= collides_flag | particle_flag;
+        }
+        if (flags & collides_flag) {
+            mesh.collision_vertices_.push_back(v);
+            if (!(flags & on_face_flag)) {
+                mesh.codim_vertices_.push_back(v);
+            }
+            if (flags & particle_flag) {
+                mesh.particles_.push_back(v);
+            }
+        }
+    }
+    mesh.edge_is_rod_.assign(edge_list.size(), 0);
+    for (size_t e = 0; e < edge_list.size(); ++e) {
+        if (!edge_on_face[e]) {
+            mesh.edge_is_rod_[e] = 1;
+            mesh.rod_edges_.push_back(Index(e));
+        }
+    }
+
+    // Primitive radii.
+    mesh.edge_radii_.resize(mesh.edges_.rows());
+    for (Index e = 0; e < mesh.edges_.rows(); ++e) {
+        mesh.edge_radii_[e] = std::max(radii[mesh.edges_(e, 0)], radii[mesh.edges_(e, 1)]);
+    }
+    mesh.face_radii_.resize(F.rows());
+    for (Index f = 0; f < F.rows(); ++f) {
+        mesh.face_radii_[f] = std::max({ radii[F(f, 0)], radii[F(f, 1)], radii[F(f, 2)] });
+    }
+    return mesh;
+}
+
+inline CollisionMesh::CollisionMesh(
+    const Eigen::Ref<const Eigen::MatrixXd>& V,
+    const Eigen::Ref<const Eigen::MatrixXi>& E,
+    const Eigen::Ref<const Eigen::MatrixXi>& F,
+    const Eigen::Ref<const Eigen::VectorXd>& vertex_radii)
+{
+    Builder builder(V);
+    builder.edges(E).faces(F);
+    if (vertex_radii.size() > 0) {
+        builder.vertex_radii(vertex_radii);
+    }
+    *this = builder.build();
+}
+
+inline CollisionMesh CollisionMesh::from_tetrahedra(
+    const Eigen::Ref<const Eigen::MatrixXd>& V, const Eigen::Ref<const Eigen::MatrixXi>& T, double radius)
+{
+    return Builder(V).tetrahedra(T).radius(radius).build();
+}
+
+} // namespace ipc
