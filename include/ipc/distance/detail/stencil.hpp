@@ -1,0 +1,120 @@
+#pragma once
+/// @file
+/// Internal helpers shared by the distance kernels: argument checks at compile
+/// time, the closed-form Hessian of a squared distance to an affine subspace,
+/// and scattering of a sub-stencil's derivatives into a larger stencil.
+
+#include <ipc/core/error.hpp>
+#include <ipc/core/types.hpp>
+
+#include <Eigen/Core>
+#include <Eigen/Geometry> // cross products
+
+#include <array>
+#include <type_traits>
+
+namespace ipc::detail {
+
+/// Scalar type and dimension of a stencil given as Eigen column vectors.
+template <typename First, typename... Rest> struct stencil_traits {
+    using Scalar = typename First::Scalar;
+    static constexpr int dim = int(First::RowsAtCompileTime);
+    static_assert(First::ColsAtCompileTime == 1, "distance kernels take column vectors");
+    static_assert(dim == 2 || dim == 3, "distance kernels take fixed-size 2D or 3D vectors");
+    static_assert(
+        (std::is_same_v<typename Rest::Scalar, Scalar> && ...),
+        "all points of a stencil must share one scalar type");
+    static_assert(
+        ((int(Rest::RowsAtCompileTime) == dim && Rest::ColsAtCompileTime == 1) && ...),
+        "all points of a stencil must be column vectors of the same fixed size");
+};
+
+/// True when x is neither NaN nor infinite. Works for any scalar with
+/// subtraction and equality (autodiff and interval types included).
+template <typename T> inline bool finite_value(const T& x) { return x - x == T(0); }
+
+/// Throws ipc::invalid_argument when a kernel produced a non-finite value,
+/// which only happens for NaN/inf (or overflowing) input coordinates.
+template <typename T> inline void check_finite_result(const T& value, const char* kernel)
+{
+    if (!finite_value(value)) {
+        throw invalid_argument(concat(
+            kernel, ": non-finite input coordinates (NaN or inf, or values whose square "
+                    "overflows)"));
+    }
+}
+
+/// Gradient and Hessian of d = |r|^2 where r = sum_j w_j x_j is the residual
+/// from the point to its closest point on an affine subspace, parametrised by
+/// K free parameters gamma that are optimal (E_k . r = 0 with E_k = dr/dgamma_k).
+///   w: the NP weights of the points in r; v(j, k) = dw_j / dgamma_k;
+///   E: the columns dr/dgamma_k; Ginv: inverse of the Gram matrix E^T E.
+/// Gradient: 2 w_j r. Hessian: 2 (w w^T) (x) I - 2 U Ginv U^T with
+/// u_{jk} = w_j E_k + v_{jk} r (envelope theorem + implicit differentiation).
+template <typename T, int DIM, int NP>
+inline Vector<T, NP * DIM> projection_gradient(const Vector<T, NP>& w, const Vector<T, DIM>& r)
+{
+    Vector<T, NP * DIM> g;
+    for (int j = 0; j < NP; ++j) {
+        g.template segment<DIM>(j * DIM) = (T(2) * w[j]) * r;
+    }
+    return g;
+}
+
+template <typename T, int DIM, int NP, int K>
+inline Matrix<T, NP * DIM, NP * DIM> projection_hessian(
+    const Vector<T, NP>& w,
+    const Matrix<T, NP, K>& v,
+    const Matrix<T, DIM, K>& E,
+    const Vector<T, DIM>& r,
+    const Matrix<T, K, K>& Ginv)
+{
+    Matrix<T, NP * DIM, K> U;
+    for (int j = 0; j < NP; ++j) {
+        for (int k = 0; k < K; ++k) {
+            U.template block<DIM, 1>(j * DIM, k) = w[j] * E.col(k) + v(j, k) * r;
+        }
+    }
+    const Matrix<T, NP * DIM, K> Y = T(-2) * (U * Ginv);
+    Matrix<T, NP * DIM, NP * DIM> H;
+    H.noalias() = Y * U.transpose();
+    for (int i = 0; i < NP; ++i) {
+        for (int j = 0; j < NP; ++j) {
+            const T ww = T(2) * w[i] * w[j];
+            for (int d = 0; d < DIM; ++d) {
+                H(i * DIM + d, j * DIM + d) += ww;
+            }
+        }
+    }
+    return H;
+}
+
+/// Writes the gradient of a sub-stencil (points `blocks` of the big stencil)
+/// into a zeroed gradient of the big stencil.
+template <int DIM, int NBIG, typename T, int NSMALL>
+inline Vector<T, NBIG * DIM>
+scatter_gradient(const Vector<T, NSMALL * DIM>& small, const std::array<int, NSMALL>& blocks)
+{
+    Vector<T, NBIG * DIM> g = Vector<T, NBIG * DIM>::Zero();
+    for (int i = 0; i < NSMALL; ++i) {
+        g.template segment<DIM>(blocks[i] * DIM) = small.template segment<DIM>(i * DIM);
+    }
+    return g;
+}
+
+/// Same as scatter_gradient for a Hessian.
+template <int DIM, int NBIG, typename T, int NSMALL>
+inline Matrix<T, NBIG * DIM, NBIG * DIM> scatter_hessian(
+    const Matrix<T, NSMALL * DIM, NSMALL * DIM>& small, const std::array<int, NSMALL>& blocks)
+{
+    Matrix<T, NBIG * DIM, NBIG * DIM> H = Matrix<T, NBIG * DIM, NBIG * DIM>::Zero();
+    for (int i = 0; i < NSMALL; ++i) {
+        for (int j = 0; j < NSMALL; ++j) {
+            H.template block<DIM, DIM>(blocks[i] * DIM, blocks[j] * DIM) =
+                small.template block<DIM, DIM>(i * DIM, j * DIM);
+        }
+    }
+    return H;
+}
+
+} // namespace ipc::detail

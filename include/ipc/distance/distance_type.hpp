@@ -1,0 +1,251 @@
+#pragma once
+/// @file
+/// Which closed-form formula gives the distance between two primitives (the
+/// "distance type", i.e. which constraints of the closest-point problem are
+/// active), and the classifiers that choose it.
+///
+/// The classifiers are exact Voronoi-region tests built from dot and cross
+/// products (no linear solves), and they are robust to degenerate input:
+///  - a zero-length edge is treated as its first endpoint (point-point);
+///  - a zero-area or sliver triangle (sin^2 of the angle at t0 below machine
+///    epsilon) never selects the plane formula P_T; the closest of its three
+///    edges is used instead;
+///  - parallel or nearly parallel edges (|ea x eb|^2 < epsilon |ea|^2 |eb|^2)
+///    never select the line-line formula EA_EB; the closest endpoint-edge pair
+///    is used instead;
+///  - coincident points give the point-point type.
+/// So the formula selected always has a safely nonzero denominator. The
+/// classifiers do not validate their input (NaN coordinates give an
+/// unspecified type; the automatic distance functions detect them).
+
+#include <ipc/distance/detail/stencil.hpp>
+
+#include <string_view>
+
+namespace ipc {
+
+/// Closest feature of the edge (e0, e1) to a point.
+enum class PointEdgeDistanceType {
+    P_E0, ///< the endpoint e0
+    P_E1, ///< the endpoint e1
+    P_E,  ///< the edge's interior (point-line formula)
+};
+
+/// Closest feature of the triangle (t0, t1, t2) to a point.
+enum class PointTriangleDistanceType {
+    P_T0, ///< vertex t0
+    P_T1, ///< vertex t1
+    P_T2, ///< vertex t2
+    P_E0, ///< interior of edge t0-t1
+    P_E1, ///< interior of edge t1-t2
+    P_E2, ///< interior of edge t2-t0
+    P_T,  ///< the triangle's interior (point-plane formula)
+};
+
+/// Closest features of the edges (ea0, ea1) and (eb0, eb1).
+enum class EdgeEdgeDistanceType {
+    EA0_EB0, ///< point-point ea0-eb0
+    EA0_EB1, ///< point-point ea0-eb1
+    EA1_EB0, ///< point-point ea1-eb0
+    EA1_EB1, ///< point-point ea1-eb1
+    EA_EB0,  ///< eb0 against the interior of edge a
+    EA_EB1,  ///< eb1 against the interior of edge a
+    EA0_EB,  ///< ea0 against the interior of edge b
+    EA1_EB,  ///< ea1 against the interior of edge b
+    EA_EB,   ///< both interiors (line-line formula)
+};
+
+/// Name of the enumerator, e.g. "P_E".
+constexpr std::string_view to_string(PointEdgeDistanceType type)
+{
+    switch (type) {
+    case PointEdgeDistanceType::P_E0: return "P_E0";
+    case PointEdgeDistanceType::P_E1: return "P_E1";
+    case PointEdgeDistanceType::P_E: return "P_E";
+    }
+    return "unknown PointEdgeDistanceType";
+}
+
+/// Name of the enumerator, e.g. "P_T".
+constexpr std::string_view to_string(PointTriangleDistanceType type)
+{
+    switch (type) {
+    case PointTriangleDistanceType::P_T0: return "P_T0";
+    case PointTriangleDistanceType::P_T1: return "P_T1";
+    case PointTriangleDistanceType::P_T2: return "P_T2";
+    case PointTriangleDistanceType::P_E0: return "P_E0";
+    case PointTriangleDistanceType::P_E1: return "P_E1";
+    case PointTriangleDistanceType::P_E2: return "P_E2";
+    case PointTriangleDistanceType::P_T: return "P_T";
+    }
+    return "unknown PointTriangleDistanceType";
+}
+
+/// Name of the enumerator, e.g. "EA_EB".
+constexpr std::string_view to_string(EdgeEdgeDistanceType type)
+{
+    switch (type) {
+    case EdgeEdgeDistanceType::EA0_EB0: return "EA0_EB0";
+    case EdgeEdgeDistanceType::EA0_EB1: return "EA0_EB1";
+    case EdgeEdgeDistanceType::EA1_EB0: return "EA1_EB0";
+    case EdgeEdgeDistanceType::EA1_EB1: return "EA1_EB1";
+    case EdgeEdgeDistanceType::EA_EB0: return "EA_EB0";
+    case EdgeEdgeDistanceType::EA_EB1: return "EA_EB1";
+    case EdgeEdgeDistanceType::EA0_EB: return "EA0_EB";
+    case EdgeEdgeDistanceType::EA1_EB: return "EA1_EB";
+    case EdgeEdgeDistanceType::EA_EB: return "EA_EB";
+    }
+    return "unknown EdgeEdgeDistanceType";
+}
+
+namespace detail {
+    /// A distance type together with the squared distance it gives.
+    template <typename Type, typename T> struct Classified {
+        Type type;
+        T distance_squared;
+    };
+
+    /// Relative threshold on sin^2 of an angle below which two directions
+    /// count as parallel (edges) or a triangle counts as degenerate.
+    template <typename T> inline T parallel_threshold()
+    {
+        return T(Eigen::NumTraits<T>::epsilon());
+    }
+
+    template <typename T, int DIM>
+    inline Classified<PointEdgeDistanceType, T>
+    classify_point_edge(const Vector<T, DIM>& p, const Vector<T, DIM>& e0, const Vector<T, DIM>& e1)
+    {
+        const Vector<T, DIM> e = e1 - e0;
+        const Vector<T, DIM> q = p - e0;
+        const T along = q.dot(e);
+        if (!(along > T(0))) { // also a zero-length edge
+            return { PointEdgeDistanceType::P_E0, q.squaredNorm() };
+        }
+        const T length_squared = e.squaredNorm();
+        if (along >= length_squared) {
+            return { PointEdgeDistanceType::P_E1, (p - e1).squaredNorm() };
+        }
+        const T t = along / length_squared;
+        return { PointEdgeDistanceType::P_E, (q - t * e).squaredNorm() };
+    }
+
+    template <typename T>
+    inline Classified<PointTriangleDistanceType, T> classify_point_triangle(
+        const Vector<T, 3>& p, const Vector<T, 3>& t0, const Vector<T, 3>& t1, const Vector<T, 3>& t2)
+    {
+        using Type = PointTriangleDistanceType;
+        const Vector<T, 3> e1 = t1 - t0;
+        const Vector<T, 3> e2 = t2 - t0;
+        const Vector<T, 3> q = p - t0;
+        const Vector<T, 3> n = e1.cross(e2);
+        const T nn = n.squaredNorm();
+        if (nn > parallel_threshold<T>() * e1.squaredNorm() * e2.squaredNorm()) {
+            // Barycentric coordinates of the projection, times |n|^2.
+            const T b1 = n.dot(q.cross(e2));
+            const T b2 = n.dot(e1.cross(q));
+            if (b1 >= T(0) && b2 >= T(0) && b1 + b2 <= nn) {
+                const T h = q.dot(n);
+                return { Type::P_T, h * h / nn };
+            }
+        }
+        // Outside (or degenerate): the closest of the three edges (the
+        // squared distance is convex, so its minimum lies on the boundary).
+        static constexpr Type map[3][3] = {
+            { Type::P_T0, Type::P_T1, Type::P_E0 },
+            { Type::P_T1, Type::P_T2, Type::P_E1 },
+            { Type::P_T2, Type::P_T0, Type::P_E2 },
+        };
+        const auto c0 = classify_point_edge<T, 3>(p, t0, t1);
+        const auto c1 = classify_point_edge<T, 3>(p, t1, t2);
+        const auto c2 = classify_point_edge<T, 3>(p, t2, t0);
+        Classified<Type, T> best { map[0][int(c0.type)], c0.distance_squared };
+        if (c1.distance_squared < best.distance_squared) {
+            best = { map[1][int(c1.type)], c1.distance_squared };
+        }
+        if (c2.distance_squared < best.distance_squared) {
+            best = { map[2][int(c2.type)], c2.distance_squared };
+        }
+        return best;
+    }
+
+    template <typename T>
+    inline Classified<EdgeEdgeDistanceType, T> classify_edge_edge(
+        const Vector<T, 3>& ea0, const Vector<T, 3>& ea1, const Vector<T, 3>& eb0,
+        const Vector<T, 3>& eb1)
+    {
+        using Type = EdgeEdgeDistanceType;
+        const Vector<T, 3> u = ea1 - ea0;
+        const Vector<T, 3> v = eb1 - eb0;
+        const Vector<T, 3> w = ea0 - eb0;
+        const Vector<T, 3> m = u.cross(v);
+        const T mm = m.squaredNorm();
+        if (mm > parallel_threshold<T>() * u.squaredNorm() * v.squaredNorm()) {
+            // Line parameters of the closest points, times |m|^2
+            // (Lagrange's identity form of Sunday's sN and tN).
+            const T s = m.dot(v.cross(w));
+            const T t = m.dot(u.cross(w));
+            if (s > T(0) && s < mm && t > T(0) && t < mm) {
+                const T h = w.dot(m);
+                return { Type::EA_EB, h * h / mm };
+            }
+        }
+        // Boundary of the parameter square: the four endpoint-edge distances.
+        static constexpr Type map[4][3] = {
+            { Type::EA0_EB0, Type::EA0_EB1, Type::EA0_EB },
+            { Type::EA1_EB0, Type::EA1_EB1, Type::EA1_EB },
+            { Type::EA0_EB0, Type::EA1_EB0, Type::EA_EB0 },
+            { Type::EA0_EB1, Type::EA1_EB1, Type::EA_EB1 },
+        };
+        const auto c0 = classify_point_edge<T, 3>(ea0, eb0, eb1);
+        Classified<Type, T> best { map[0][int(c0.type)], c0.distance_squared };
+        const auto c1 = classify_point_edge<T, 3>(ea1, eb0, eb1);
+        if (c1.distance_squared < best.distance_squared) {
+            best = { map[1][int(c1.type)], c1.distance_squared };
+        }
+        const auto c2 = classify_point_edge<T, 3>(eb0, ea0, ea1);
+        if (c2.distance_squared < best.distance_squared) {
+            best = { map[2][int(c2.type)], c2.distance_squared };
+        }
+        const auto c3 = classify_point_edge<T, 3>(eb1, ea0, ea1);
+        if (c3.distance_squared < best.distance_squared) {
+            best = { map[3][int(c3.type)], c3.distance_squared };
+        }
+        return best;
+    }
+} // namespace detail
+
+/// Closest feature of the edge (e0, e1) to the point p (2D or 3D).
+template <typename DP, typename D0, typename D1>
+inline PointEdgeDistanceType point_edge_distance_type(
+    const Eigen::MatrixBase<DP>& p, const Eigen::MatrixBase<D0>& e0, const Eigen::MatrixBase<D1>& e1)
+{
+    using Traits = detail::stencil_traits<DP, D0, D1>;
+    using T = typename Traits::Scalar;
+    constexpr int DIM = Traits::dim;
+    return detail::classify_point_edge<T, DIM>(p, e0, e1).type;
+}
+
+/// Closest feature of the triangle (t0, t1, t2) to the point p (3D).
+template <typename DP, typename D0, typename D1, typename D2>
+inline PointTriangleDistanceType point_triangle_distance_type(
+    const Eigen::MatrixBase<DP>& p, const Eigen::MatrixBase<D0>& t0,
+    const Eigen::MatrixBase<D1>& t1, const Eigen::MatrixBase<D2>& t2)
+{
+    using Traits = detail::stencil_traits<DP, D0, D1, D2>;
+    static_assert(Traits::dim == 3, "point-triangle distance is 3D only");
+    return detail::classify_point_triangle<typename Traits::Scalar>(p, t0, t1, t2).type;
+}
+
+/// Closest features of the edges (ea0, ea1) and (eb0, eb1) (3D).
+template <typename DA0, typename DA1, typename DB0, typename DB1>
+inline EdgeEdgeDistanceType edge_edge_distance_type(
+    const Eigen::MatrixBase<DA0>& ea0, const Eigen::MatrixBase<DA1>& ea1,
+    const Eigen::MatrixBase<DB0>& eb0, const Eigen::MatrixBase<DB1>& eb1)
+{
+    using Traits = detail::stencil_traits<DA0, DA1, DB0, DB1>;
+    static_assert(Traits::dim == 3, "edge-edge distance is 3D only");
+    return detail::classify_edge_edge<typename Traits::Scalar>(ea0, ea1, eb0, eb1).type;
+}
+
+} // namespace ipc

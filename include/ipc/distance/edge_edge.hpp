@@ -1,0 +1,164 @@
+#pragma once
+/// @file
+/// Squared distance between the segments (ea0, ea1) and (eb0, eb1), with
+/// gradient and Hessian (3D).
+///
+/// The automatic overloads pick the region with edge_edge_distance_type and
+/// return the value/derivatives of that region's formula: point-point between
+/// endpoints, point-line between an endpoint and the other edge, or line-line
+/// between the interiors. Parallel or nearly parallel edges and zero-length
+/// edges never use the line-line formula: the closest endpoint-edge formula is
+/// used, with its own derivatives (zero for the vertices it does not involve).
+/// The distance is continuous everywhere but not differentiable across
+/// parallel configurations; multiply barrier terms by edge_edge_mollifier
+/// (edge_edge_mollifier.hpp) for a C1 potential. The automatic value overload
+/// throws ipc::invalid_argument for NaN/inf input; derivative overloads do not
+/// validate (hot kernels). The typed overloads use the given formula as is and
+/// throw ipc::degenerate_geometry when its denominator is exactly zero.
+
+#include <ipc/distance/distance_type.hpp>
+#include <ipc/distance/line_line.hpp>
+#include <ipc/distance/point_line.hpp>
+#include <ipc/distance/point_point.hpp>
+
+namespace ipc {
+
+/// Squared distance (length^2) between edges a and b using the formula of
+/// the given region.
+template <typename DA0, typename DA1, typename DB0, typename DB1>
+inline typename DA0::Scalar edge_edge_distance_squared(
+    const Eigen::MatrixBase<DA0>& ea0, const Eigen::MatrixBase<DA1>& ea1,
+    const Eigen::MatrixBase<DB0>& eb0, const Eigen::MatrixBase<DB1>& eb1,
+    EdgeEdgeDistanceType type)
+{
+    using Type = EdgeEdgeDistanceType;
+    switch (type) {
+    case Type::EA0_EB0: return point_point_distance_squared(ea0, eb0);
+    case Type::EA0_EB1: return point_point_distance_squared(ea0, eb1);
+    case Type::EA1_EB0: return point_point_distance_squared(ea1, eb0);
+    case Type::EA1_EB1: return point_point_distance_squared(ea1, eb1);
+    case Type::EA_EB0: return point_line_distance_squared(eb0, ea0, ea1);
+    case Type::EA_EB1: return point_line_distance_squared(eb1, ea0, ea1);
+    case Type::EA0_EB: return point_line_distance_squared(ea0, eb0, eb1);
+    case Type::EA1_EB: return point_line_distance_squared(ea1, eb0, eb1);
+    default: return line_line_distance_squared(ea0, ea1, eb0, eb1);
+    }
+}
+
+/// Squared distance (length^2) between edges a and b (automatic region).
+template <typename DA0, typename DA1, typename DB0, typename DB1>
+inline typename DA0::Scalar edge_edge_distance_squared(
+    const Eigen::MatrixBase<DA0>& ea0, const Eigen::MatrixBase<DA1>& ea1,
+    const Eigen::MatrixBase<DB0>& eb0, const Eigen::MatrixBase<DB1>& eb1)
+{
+    using Traits = detail::stencil_traits<DA0, DA1, DB0, DB1>;
+    static_assert(Traits::dim == 3, "edge-edge distance is 3D only");
+    using T = typename Traits::Scalar;
+    const T d = detail::classify_edge_edge<T>(ea0, ea1, eb0, eb1).distance_squared;
+    detail::check_finite_result(d, "edge_edge_distance_squared");
+    return d;
+}
+
+/// Gradient with respect to (ea0, ea1, eb0, eb1) (12-vector) using the
+/// formula of the given region.
+template <typename DA0, typename DA1, typename DB0, typename DB1>
+inline auto edge_edge_distance_squared_gradient(
+    const Eigen::MatrixBase<DA0>& ea0, const Eigen::MatrixBase<DA1>& ea1,
+    const Eigen::MatrixBase<DB0>& eb0, const Eigen::MatrixBase<DB1>& eb1,
+    EdgeEdgeDistanceType type)
+{
+    using Traits = detail::stencil_traits<DA0, DA1, DB0, DB1>;
+    static_assert(Traits::dim == 3, "edge-edge distance is 3D only");
+    using T = typename Traits::Scalar;
+    using Type = EdgeEdgeDistanceType;
+    switch (type) {
+    case Type::EA0_EB0:
+        return detail::scatter_gradient<3, 4, T, 2>(
+            point_point_distance_squared_gradient(ea0, eb0), { { 0, 2 } });
+    case Type::EA0_EB1:
+        return detail::scatter_gradient<3, 4, T, 2>(
+            point_point_distance_squared_gradient(ea0, eb1), { { 0, 3 } });
+    case Type::EA1_EB0:
+        return detail::scatter_gradient<3, 4, T, 2>(
+            point_point_distance_squared_gradient(ea1, eb0), { { 1, 2 } });
+    case Type::EA1_EB1:
+        return detail::scatter_gradient<3, 4, T, 2>(
+            point_point_distance_squared_gradient(ea1, eb1), { { 1, 3 } });
+    case Type::EA_EB0:
+        return detail::scatter_gradient<3, 4, T, 3>(
+            point_line_distance_squared_gradient(eb0, ea0, ea1), { { 2, 0, 1 } });
+    case Type::EA_EB1:
+        return detail::scatter_gradient<3, 4, T, 3>(
+            point_line_distance_squared_gradient(eb1, ea0, ea1), { { 3, 0, 1 } });
+    case Type::EA0_EB:
+        return detail::scatter_gradient<3, 4, T, 3>(
+            point_line_distance_squared_gradient(ea0, eb0, eb1), { { 0, 2, 3 } });
+    case Type::EA1_EB:
+        return detail::scatter_gradient<3, 4, T, 3>(
+            point_line_distance_squared_gradient(ea1, eb0, eb1), { { 1, 2, 3 } });
+    default: return Vector<T, 12>(line_line_distance_squared_gradient(ea0, ea1, eb0, eb1));
+    }
+}
+
+/// Gradient with respect to (ea0, ea1, eb0, eb1) (automatic region).
+template <typename DA0, typename DA1, typename DB0, typename DB1>
+inline auto edge_edge_distance_squared_gradient(
+    const Eigen::MatrixBase<DA0>& ea0, const Eigen::MatrixBase<DA1>& ea1,
+    const Eigen::MatrixBase<DB0>& eb0, const Eigen::MatrixBase<DB1>& eb1)
+{
+    return edge_edge_distance_squared_gradient(
+        ea0, ea1, eb0, eb1, edge_edge_distance_type(ea0, ea1, eb0, eb1));
+}
+
+/// Hessian with respect to (ea0, ea1, eb0, eb1) (12x12) using the formula of
+/// the given region.
+template <typename DA0, typename DA1, typename DB0, typename DB1>
+inline auto edge_edge_distance_squared_hessian(
+    const Eigen::MatrixBase<DA0>& ea0, const Eigen::MatrixBase<DA1>& ea1,
+    const Eigen::MatrixBase<DB0>& eb0, const Eigen::MatrixBase<DB1>& eb1,
+    EdgeEdgeDistanceType type)
+{
+    using Traits = detail::stencil_traits<DA0, DA1, DB0, DB1>;
+    static_assert(Traits::dim == 3, "edge-edge distance is 3D only");
+    using T = typename Traits::Scalar;
+    using Type = EdgeEdgeDistanceType;
+    switch (type) {
+    case Type::EA0_EB0:
+        return detail::scatter_hessian<3, 4, T, 2>(
+            point_point_distance_squared_hessian(ea0, eb0), { { 0, 2 } });
+    case Type::EA0_EB1:
+        return detail::scatter_hessian<3, 4, T, 2>(
+            point_point_distance_squared_hessian(ea0, eb1), { { 0, 3 } });
+    case Type::EA1_EB0:
+        return detail::scatter_hessian<3, 4, T, 2>(
+            point_point_distance_squared_hessian(ea1, eb0), { { 1, 2 } });
+    case Type::EA1_EB1:
+        return detail::scatter_hessian<3, 4, T, 2>(
+            point_point_distance_squared_hessian(ea1, eb1), { { 1, 3 } });
+    case Type::EA_EB0:
+        return detail::scatter_hessian<3, 4, T, 3>(
+            point_line_distance_squared_hessian(eb0, ea0, ea1), { { 2, 0, 1 } });
+    case Type::EA_EB1:
+        return detail::scatter_hessian<3, 4, T, 3>(
+            point_line_distance_squared_hessian(eb1, ea0, ea1), { { 3, 0, 1 } });
+    case Type::EA0_EB:
+        return detail::scatter_hessian<3, 4, T, 3>(
+            point_line_distance_squared_hessian(ea0, eb0, eb1), { { 0, 2, 3 } });
+    case Type::EA1_EB:
+        return detail::scatter_hessian<3, 4, T, 3>(
+            point_line_distance_squared_hessian(ea1, eb0, eb1), { { 1, 2, 3 } });
+    default: return Matrix<T, 12, 12>(line_line_distance_squared_hessian(ea0, ea1, eb0, eb1));
+    }
+}
+
+/// Hessian with respect to (ea0, ea1, eb0, eb1) (automatic region).
+template <typename DA0, typename DA1, typename DB0, typename DB1>
+inline auto edge_edge_distance_squared_hessian(
+    const Eigen::MatrixBase<DA0>& ea0, const Eigen::MatrixBase<DA1>& ea1,
+    const Eigen::MatrixBase<DB0>& eb0, const Eigen::MatrixBase<DB1>& eb1)
+{
+    return edge_edge_distance_squared_hessian(
+        ea0, ea1, eb0, eb1, edge_edge_distance_type(ea0, ea1, eb0, eb1));
+}
+
+} // namespace ipc

@@ -1,0 +1,112 @@
+#pragma once
+/// @file
+/// Squared distance between the infinite lines through (ea0, ea1) and
+/// (eb0, eb1), with gradient and Hessian (3D).
+///
+/// The lines must not be parallel: these typed kernels throw
+/// ipc::degenerate_geometry when (ea1 - ea0) x (eb1 - eb0) is exactly zero
+/// (parallel lines or a zero-length edge). Near-parallel lines are accurate
+/// only to about epsilon / sin(angle); edge_edge_distance_squared never uses
+/// this formula there. No NaN/inf check (hot kernels).
+
+#include <ipc/distance/detail/stencil.hpp>
+
+namespace ipc {
+namespace detail {
+    /// Closest-point data of the lines ea0 + a u and eb0 + b v.
+    template <typename T> struct LineLineProjection {
+        Vector<T, 3> u, v; ///< ea1 - ea0, eb1 - eb0
+        Vector<T, 3> m;    ///< u x v
+        Vector<T, 3> r;    ///< closest point on a - closest point on b
+        T mm;              ///< |m|^2
+        T a, b;            ///< line parameters of the closest points
+    };
+
+    template <typename T>
+    inline LineLineProjection<T> project_line_line(
+        const Vector<T, 3>& ea0, const Vector<T, 3>& ea1, const Vector<T, 3>& eb0,
+        const Vector<T, 3>& eb1)
+    {
+        LineLineProjection<T> out;
+        out.u = ea1 - ea0;
+        out.v = eb1 - eb0;
+        const Vector<T, 3> w = ea0 - eb0;
+        out.m = out.u.cross(out.v);
+        out.mm = out.m.squaredNorm();
+        if (!(out.mm > T(0))) {
+            throw degenerate_geometry("line_line_distance_squared: the lines are parallel or "
+                                      "an edge has zero length");
+        }
+        const T inv_mm = T(1) / out.mm;
+        out.r = (w.dot(out.m) * inv_mm) * out.m;
+        out.a = out.m.dot(out.v.cross(w)) * inv_mm;
+        out.b = out.m.dot(out.u.cross(w)) * inv_mm;
+        return out;
+    }
+
+    template <typename T> inline Vector<T, 4> line_line_weights(const LineLineProjection<T>& pr)
+    {
+        return Vector<T, 4>(T(1) - pr.a, pr.a, pr.b - T(1), -pr.b);
+    }
+
+    template <typename T>
+    inline Matrix<T, 12, 12> line_line_hessian(const LineLineProjection<T>& pr)
+    {
+        Matrix<T, 4, 2> v;
+        v << T(-1), T(0), T(1), T(0), T(0), T(1), T(0), T(-1);
+        Matrix<T, 3, 2> E;
+        E.col(0) = pr.u;
+        E.col(1) = -pr.v;
+        const T inv_mm = T(1) / pr.mm;
+        const T g12 = pr.u.dot(pr.v) * inv_mm; // off-diagonal of G is -u.v
+        Matrix<T, 2, 2> Ginv;
+        Ginv << pr.v.squaredNorm() * inv_mm, g12, g12, pr.u.squaredNorm() * inv_mm;
+        return projection_hessian<T, 3, 4, 2>(line_line_weights(pr), v, E, pr.r, Ginv);
+    }
+} // namespace detail
+
+/// Squared distance (length^2) between the lines through (ea0, ea1) and (eb0, eb1).
+template <typename DA0, typename DA1, typename DB0, typename DB1>
+inline typename DA0::Scalar line_line_distance_squared(
+    const Eigen::MatrixBase<DA0>& ea0, const Eigen::MatrixBase<DA1>& ea1,
+    const Eigen::MatrixBase<DB0>& eb0, const Eigen::MatrixBase<DB1>& eb1)
+{
+    using Traits = detail::stencil_traits<DA0, DA1, DB0, DB1>;
+    static_assert(Traits::dim == 3, "line-line distance is 3D only");
+    using T = typename Traits::Scalar;
+    const Vector<T, 3> m = (ea1 - ea0).cross(eb1 - eb0);
+    const T mm = m.squaredNorm();
+    if (!(mm > T(0))) {
+        throw degenerate_geometry("line_line_distance_squared: the lines are parallel or an "
+                                  "edge has zero length");
+    }
+    const T h = (ea0 - eb0).dot(m);
+    return h * h / mm;
+}
+
+/// Gradient with respect to (ea0, ea1, eb0, eb1): a 12-vector.
+template <typename DA0, typename DA1, typename DB0, typename DB1>
+inline auto line_line_distance_squared_gradient(
+    const Eigen::MatrixBase<DA0>& ea0, const Eigen::MatrixBase<DA1>& ea1,
+    const Eigen::MatrixBase<DB0>& eb0, const Eigen::MatrixBase<DB1>& eb1)
+{
+    using Traits = detail::stencil_traits<DA0, DA1, DB0, DB1>;
+    static_assert(Traits::dim == 3, "line-line distance is 3D only");
+    using T = typename Traits::Scalar;
+    const auto pr = detail::project_line_line<T>(ea0, ea1, eb0, eb1);
+    return detail::projection_gradient<T, 3, 4>(detail::line_line_weights(pr), pr.r);
+}
+
+/// Hessian with respect to (ea0, ea1, eb0, eb1): a 12x12 matrix.
+template <typename DA0, typename DA1, typename DB0, typename DB1>
+inline auto line_line_distance_squared_hessian(
+    const Eigen::MatrixBase<DA0>& ea0, const Eigen::MatrixBase<DA1>& ea1,
+    const Eigen::MatrixBase<DB0>& eb0, const Eigen::MatrixBase<DB1>& eb1)
+{
+    using Traits = detail::stencil_traits<DA0, DA1, DB0, DB1>;
+    static_assert(Traits::dim == 3, "line-line distance is 3D only");
+    using T = typename Traits::Scalar;
+    return detail::line_line_hessian<T>(detail::project_line_line<T>(ea0, ea1, eb0, eb1));
+}
+
+} // namespace ipc
