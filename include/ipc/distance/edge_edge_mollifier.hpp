@@ -191,7 +191,8 @@ inline auto edge_edge_mollifier_hessian(
     const T d2m = edge_edge_mollifier_hessian(c, eps_x);
     const Vector<T, 12> g = edge_edge_cross_squarednorm_gradient(ea0, ea1, eb0, eb1);
     Matrix<T, 12, 12> H = dm * edge_edge_cross_squarednorm_hessian(ea0, ea1, eb0, eb1);
-    H.noalias() += d2m * g * g.transpose();
+    H.noalias() += (d2m * g) * g.transpose();
+    detail::mirror_lower_to_upper(H);
     return H;
 }
 

@@ -61,6 +61,17 @@ inline Vector<T, NP * DIM> projection_gradient(const Vector<T, NP>& w, const Vec
     return g;
 }
 
+/// Copies the lower triangle of a square matrix onto its upper triangle, so
+/// that a Hessian is exactly symmetric despite rounding.
+template <typename T, int N> inline void mirror_lower_to_upper(Matrix<T, N, N>& H)
+{
+    for (int j = 1; j < N; ++j) {
+        for (int i = 0; i < j; ++i) {
+            H(i, j) = H(j, i);
+        }
+    }
+}
+
 template <typename T, int DIM, int NP, int K>
 inline Matrix<T, NP * DIM, NP * DIM> projection_hessian(
     const Vector<T, NP>& w,
@@ -86,6 +97,7 @@ inline Matrix<T, NP * DIM, NP * DIM> projection_hessian(
             }
         }
     }
+    mirror_lower_to_upper(H);
     return H;
 }
 
