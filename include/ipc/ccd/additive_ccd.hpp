@@ -269,8 +269,9 @@ namespace detail::accd {
             }
         }
         // Verify at the rounded end (the bound is affine in time, so checking
-        // both ends certifies the interval); shrink if rounding bit.
-        for (int attempt = 0; attempt < 3; ++attempt) {
+        // both ends certifies the interval); if rounding bit, shrink the step
+        // a hair, then by halves.
+        for (int attempt = 0; attempt < 4; ++attempt) {
             bool ok = true;
             for (std::size_t j = 0; j < J; ++j) {
                 const Scalar low = start[j] + end * slope[j] - margin;
@@ -282,7 +283,7 @@ namespace detail::accd {
             if (ok) {
                 return end;
             }
-            end = t + Scalar(0.5) * (end - t);
+            end = t + (attempt == 0 ? Scalar(1 - 1e-9) : Scalar(0.5)) * (end - t);
         }
         return t;
     }
@@ -450,11 +451,12 @@ namespace detail::accd {
         Scalar scale = 0;
         for (std::size_t i = 0; i < V; ++i) {
             for (int k = 0; k < N; ++k) {
-                const Scalar m = std::max(abs(x0[i][k]), abs(x1[i][k]));
-                if (!(m <= std::numeric_limits<Scalar>::max())) {
+                const Scalar m0 = abs(x0[i][k]), m1 = abs(x1[i][k]);
+                if (!(m0 <= std::numeric_limits<Scalar>::max())
+                    || !(m1 <= std::numeric_limits<Scalar>::max())) {
                     return invalid("positions must be finite (NaN or infinite coordinate)");
                 }
-                scale = std::max(scale, m);
+                scale = std::max(scale, std::max(m0, m1));
             }
         }
         result.toi = tmax;
