@@ -1,0 +1,688 @@
+#pragma once
+/// @file
+/// InclusionCCD: a conservative interval-inclusion continuous collision
+/// detection in the spirit of Tight Inclusion (Wang et al. 2021).
+///
+/// Each query is written as a difference function F over a parameter box:
+///   point-point     F(t)       = p(t) - q(t)
+///   point-edge      F(t, u)    = p(t) - (a(t) + u (b(t) - a(t)))
+///   point-triangle  F(t, u, v) = p(t) - (a(t) + u (b(t) - a(t)) + v (c(t) - a(t)))
+///   edge-edge       F(t, u, v) = (a0(t) + u (a1(t) - a0(t))) - (b0(t) + v (b1(t) - b0(t)))
+/// with x(t) = x_t0 + t (x_t1 - x_t0), t in [0, tmax], u, v in [0, 1] (and
+/// u + v <= 1 for the triangle). Every component of F is affine in each
+/// parameter separately (multilinear), so its exact range over a box is
+/// spanned by its values at the box corners. The corners are evaluated in
+/// double precision and widened by a proven bound on the rounding error, so a
+/// box whose widened range excludes zero in some coordinate (by more than the
+/// minimum distance) cannot contain a contact and is discarded. The other
+/// boxes are halved along the dimension whose extent in F is largest (the
+/// parameter width times a bound on |dF/dparameter|), so the resolution stays
+/// balanced, breadth-wise, between t, u and v. Open boxes are kept ordered by
+/// their t lower bound (finer box first among equals): the first box that
+/// passes and is settled (t-width at most `tolerance`, or range entirely
+/// within min_distance, or range as narrow as the rounding bound) starts no
+/// later than any contact, and its t lower bound is the time of impact.
+/// (A purely level-by-level order would have to refine a whole slab of boxes
+/// along degenerate contact sets, such as parallel edges, before settling
+/// any; the earliest-first order dives to the first contact instead.)
+///
+/// Guarantees: no false negatives (a query reported as no_hit has no contact
+/// in [0, tmax], rounding included); the returned toi never exceeds the first
+/// time of contact. A reported hit can be spurious only when the primitives
+/// come within about min_distance + tolerance * (their size and speed) in the
+/// infinity norm.
+
+#include <ipc/ccd/ccd_result.hpp>
+#include <ipc/core/error.hpp>
+
+#include <Eigen/Core>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace ipc {
+
+namespace detail::inclusion {
+
+    /// An axis-aligned box of the parameter domain (t, u, v).
+    struct ParameterBox {
+        double t_min, t_max, u_min, u_max, v_min, v_max;
+        int level; ///< number of halvings that produced the box
+    };
+
+    /// Which difference function a query uses (number of points, parameters).
+    enum class StencilKind { point_point, point_edge, point_triangle, edge_edge };
+
+    /// What is wrong with a query's input, if anything.
+    enum class InputProblem {
+        none,
+        non_finite_position,
+        bad_tmax,
+        bad_min_distance,
+        bad_tolerance,
+        bad_max_iterations,
+    };
+
+    /// The points of a stencil at t0 and their displacements over the step,
+    /// possibly scaled by an exact power of two (see prepare()).
+    template <int NumPoints> struct Stencil {
+        std::array<std::array<double, 3>, NumPoints> start;
+        std::array<std::array<double, 3>, NumPoints> displacement;
+        double min_distance;
+    };
+
+    /// Checks coordinates and parameters; returns the first problem found.
+    template <int NumPoints>
+    InputProblem check_input(
+        const std::array<const Eigen::Vector3d*, 2 * NumPoints>& points,
+        double min_distance,
+        double tmax,
+        double tolerance,
+        long max_iterations)
+    {
+        for (const Eigen::Vector3d* p : points) {
+            for (int k = 0; k < 3; ++k) {
+                if (!std::isfinite((*p)[k])) {
+                    return InputProblem::non_finite_position;
+                }
+            }
+        }
+        if (!(tmax > 0 && tmax <= 1)) {
+            return InputProblem::bad_tmax;
+        }
+        if (!(min_distance >= 0) || !std::isfinite(min_distance)) {
+            return InputProblem::bad_min_distance;
+        }
+        if (!(tolerance > 0) || !std::isfinite(tolerance)) {
+            return InputProblem::bad_tolerance;
+        }
+        if (max_iterations <= 0) {
+            return InputProblem::bad_max_iterations;
+        }
+        return InputProblem::none;
+    }
+
+    /// Throws ipc::invalid_argument describing the problem.
+    inline void throw_input_problem(
+        InputProblem problem,
+        const char* function,
+        double min_distance,
+        double tmax,
+        double tolerance,
+        long max_iterations)
+    {
+        switch (problem) {
+        case InputProblem::none:
+            return;
+        case InputProblem::non_finite_position:
+            throw invalid_argument(detail::concat(
+                "InclusionCCD::", function, ": a position is NaN or infinite"));
+        case InputProblem::bad_tmax:
+            throw invalid_argument(detail::concat(
+                "InclusionCCD::", function, ": tmax = ", tmax, " is outside (0, 1]"));
+        case InputProblem::bad_min_distance:
+            throw invalid_argument(detail::concat(
+                "InclusionCCD::", function, ": min_distance = ", min_distance,
+                " must be finite and non-negative"));
+        case InputProblem::bad_tolerance:
+            throw invalid_argument(detail::concat(
+                "InclusionCCD::", function, ": tolerance = ", tolerance,
+                " must be finite and positive"));
+        case InputProblem::bad_max_iterations:
+            throw invalid_argument(detail::concat(
+                "InclusionCCD::", function, ": max_iterations = ", max_iterations,
+                " must be positive"));
+        }
+    }
+
+    /// Copies the points (t0 then t1) into a stencil. Coordinates of huge
+    /// magnitude are scaled by an exact power of two so that no intermediate
+    /// of the corner evaluation can overflow; scaling changes nothing else
+    /// (the test "F = 0 within min_distance" is scale invariant).
+    template <int NumPoints>
+    Stencil<NumPoints> prepare(
+        const std::array<const Eigen::Vector3d*, 2 * NumPoints>& points, double min_distance)
+    {
+        double largest = min_distance;
+        for (const Eigen::Vector3d* p : points) {
+            largest = std::max(largest, p->cwiseAbs().maxCoeff());
+        }
+        // Intermediates stay below 8 * largest; keep that far from overflow.
+        double scale = 1;
+        if (largest > 0x1p1000) {
+            int exponent = 0;
+            std::frexp(largest, &exponent);
+            scale = std::ldexp(1.0, -exponent);
+        }
+        Stencil<NumPoints> stencil {};
+        for (int i = 0; i < NumPoints; ++i) {
+            for (int k = 0; k < 3; ++k) {
+                const double x0 = scale * (*points[i])[k];
+                const double x1 = scale * (*points[NumPoints + i])[k];
+                stencil.start[i][k] = x0;
+                stencil.displacement[i][k] = x1 - x0;
+            }
+        }
+        stencil.min_distance = scale * min_distance;
+        return stencil;
+    }
+
+    /// Number of points of a stencil kind.
+    constexpr int num_points(StencilKind kind)
+    {
+        return kind == StencilKind::point_point ? 2
+            : kind == StencilKind::point_edge   ? 3
+                                                : 4;
+    }
+
+    /// Number of barycentric parameters (u, v) of a stencil kind.
+    constexpr int num_barycentric(StencilKind kind)
+    {
+        return kind == StencilKind::point_point ? 0 : kind == StencilKind::point_edge ? 1 : 2;
+    }
+
+    /// One component of F at barycentric (u, v) from the points at some t.
+    template <StencilKind Kind>
+    inline double difference(const double* x, double u, double v)
+    {
+        if constexpr (Kind == StencilKind::point_point) {
+            return x[0] - x[1];
+        } else if constexpr (Kind == StencilKind::point_edge) {
+            return (x[0] - x[1]) - u * (x[2] - x[1]);
+        } else if constexpr (Kind == StencilKind::point_triangle) {
+            return ((x[0] - x[1]) - u * (x[2] - x[1])) - v * (x[3] - x[1]);
+        } else {
+            return (x[0] + u * (x[1] - x[0])) - (x[2] + v * (x[3] - x[2]));
+        }
+    }
+
+    /// Result of the inclusion test of one box.
+    struct Inclusion {
+        bool may_contain_contact;
+        /// Every point of the box is within the inflation of zero (so the
+        /// whole box is in contact, up to rounding).
+        bool inside;
+        double width; ///< largest widened extent of the range over x, y, z
+        /// Earliest corner time at which |F| <= `near` in every coordinate
+        /// (a certified near contact); infinity when none.
+        double near_contact_time;
+    };
+
+    /// Evaluates the corners of the box and tests whether the widened range of
+    /// every component of F reaches within `inflation[k]` of zero. When it
+    /// does, also reports the earliest corner whose value is within near[k]
+    /// in every coordinate k.
+    template <StencilKind Kind>
+    Inclusion include(
+        const Stencil<num_points(Kind)>& stencil,
+        const ParameterBox& box,
+        const std::array<double, 3>& rounding,
+        const std::array<double, 3>& inflation,
+        const std::array<double, 3>& near)
+    {
+        constexpr int n = num_points(Kind);
+        constexpr int nb = num_barycentric(Kind);
+        constexpr int nu = nb >= 1 ? 2 : 1;
+        constexpr int nv = nb >= 2 ? 2 : 1;
+        constexpr int num_corners = 2 * nu * nv;
+        const std::array<double, 2> ts { { box.t_min, box.t_max } };
+        const std::array<double, 2> us { { box.u_min, box.u_max } };
+        const std::array<double, 2> vs { { box.v_min, box.v_max } };
+        Inclusion result { true, true, 0, std::numeric_limits<double>::infinity() };
+        double values[3][num_corners];
+        for (int k = 0; k < 3; ++k) {
+            double low = std::numeric_limits<double>::infinity();
+            double high = -low;
+            for (int it = 0; it < 2; ++it) {
+                double x[n];
+                for (int i = 0; i < n; ++i) {
+                    x[i] = stencil.start[i][k] + ts[it] * stencil.displacement[i][k];
+                }
+                for (int iu = 0; iu < nu; ++iu) {
+                    for (int iv = 0; iv < nv; ++iv) {
+                        const double f = difference<Kind>(x, us[iu], vs[iv]);
+                        values[k][(it * nu + iu) * nv + iv] = f;
+                        low = std::min(low, f);
+                        high = std::max(high, f);
+                    }
+                }
+            }
+            low -= rounding[k];
+            high += rounding[k];
+            if (low > inflation[k] || high < -inflation[k]) {
+                result.may_contain_contact = false;
+                result.inside = false;
+                return result;
+            }
+            result.width = std::max(result.width, high - low);
+            result.inside = result.inside && low >= -inflation[k] && high <= inflation[k];
+        }
+        for (int it = 0; it < 2 && result.near_contact_time == std::numeric_limits<double>::infinity(); ++it) {
+            for (int iu = 0; iu < nu; ++iu) {
+                for (int iv = 0; iv < nv; ++iv) {
+                    if (Kind == StencilKind::point_triangle && us[iu] + vs[iv] > 1) {
+                        continue;
+                    }
+                    const int corner = (it * nu + iu) * nv + iv;
+                    if (std::abs(values[0][corner]) <= near[0]
+                        && std::abs(values[1][corner]) <= near[1]
+                        && std::abs(values[2][corner]) <= near[2]) {
+                        result.near_contact_time = ts[it];
+                    }
+                }
+            }
+        }
+        return result;
+    }
+
+    /// Work list reused by the calls of one thread (so that a query does not
+    /// allocate once the list has grown to the size it needs).
+    inline std::vector<ParameterBox>& work_list()
+    {
+        thread_local std::vector<ParameterBox> list;
+        return list;
+    }
+
+    /// Runs the subdivision of [0, tmax] x [0, 1]^nb. When
+    /// `time_fixed` is true, t stays at 0 and the search only asks whether
+    /// the stencil is within min_distance at t = 0 (a box is then settled by
+    /// the width of its range alone).
+    template <StencilKind Kind>
+    CCDResult subdivide(
+        const Stencil<num_points(Kind)>& stencil,
+        double tmax,
+        double tolerance,
+        long max_iterations,
+        bool time_fixed)
+    {
+        constexpr int n = num_points(Kind);
+        constexpr int nb = num_barycentric(Kind);
+        constexpr double unit_roundoff = std::numeric_limits<double>::epsilon() / 2;
+
+        // Rounding bound per coordinate. A corner value is computed with at
+        // most six roundings on quantities bounded by 2m (m = largest
+        // magnitude of a start or end coordinate), which a first-order
+        // analysis bounds by 50 m u; we use 128 m u, plus a few smallest
+        // subnormals for products that underflow.
+        std::array<double, 3> rounding {};
+        std::array<double, 3> inflation {};
+        for (int k = 0; k < 3; ++k) {
+            double m = 0;
+            for (int i = 0; i < n; ++i) {
+                m = std::max(m, std::abs(stencil.start[i][k]));
+                m = std::max(m, std::abs(stencil.start[i][k] + stencil.displacement[i][k]));
+            }
+            rounding[k] = 128 * unit_roundoff * m
+                + 64 * std::numeric_limits<double>::denorm_min();
+            inflation[k] = stencil.min_distance;
+        }
+
+        // Rates of change of F along t, u and v (infinity norm), used to
+        // split each box along the dimension whose extent in F is largest.
+        double rate_t = 0, rate_u = 0, rate_v = 0;
+        for (int k = 0; k < 3; ++k) {
+            const auto& d = stencil.displacement;
+            std::array<double, 2> end_u {}, end_v {};
+            for (int it = 0; it < 2; ++it) {
+                double x[n];
+                for (int i = 0; i < n; ++i) {
+                    x[i] = stencil.start[i][k] + it * d[i][k];
+                }
+                if constexpr (Kind == StencilKind::point_edge || Kind == StencilKind::point_triangle) {
+                    end_u[it] = std::abs(x[2] - x[1]);
+                    if constexpr (Kind == StencilKind::point_triangle) {
+                        end_v[it] = std::abs(x[3] - x[1]);
+                    }
+                } else if constexpr (Kind == StencilKind::edge_edge) {
+                    end_u[it] = std::abs(x[1] - x[0]);
+                    end_v[it] = std::abs(x[3] - x[2]);
+                }
+            }
+            rate_u = std::max({ rate_u, end_u[0], end_u[1] });
+            rate_v = std::max({ rate_v, end_v[0], end_v[1] });
+            double velocity[n];
+            for (int i = 0; i < n; ++i) {
+                velocity[i] = d[i][k];
+            }
+            for (int iu = 0; iu < 2; ++iu) {
+                for (int iv = 0; iv < 2; ++iv) {
+                    rate_t = std::max(rate_t, std::abs(difference<Kind>(velocity, iu, iv)));
+                }
+            }
+        }
+        if (time_fixed) {
+            rate_t = 0;
+        }
+        const double rate_max = std::max({ rate_t, rate_u, rate_v });
+        // A box whose range is this narrow is settled even before its t-width
+        // reaches the tolerance: when F barely depends on t, or when the range
+        // is as narrow as the rounding bound lets it be.
+        const double settled_width = std::max(
+            tolerance * rate_max, 4 * std::max({ rounding[0], rounding[1], rounding[2] }));
+
+        // A corner with |F_k| <= near[k] (k = x, y, z) is a certified near
+        // contact: within min_distance + settled_width of one (rounding
+        // included, since settled_width >= 4 * rounding).
+        std::array<double, 3> near {};
+        for (int k = 0; k < 3; ++k) {
+            near[k] = inflation[k] + settled_width;
+        }
+
+        // Open boxes in a binary heap, earliest t_min first; among equal
+        // t_min, the finer box first (so the search dives towards the first
+        // contact instead of refining a whole time slab at once).
+        const auto later = [](const ParameterBox& x, const ParameterBox& y) {
+            return x.t_min > y.t_min || (x.t_min == y.t_min && x.level < y.level);
+        };
+        std::vector<ParameterBox>& open = work_list();
+        open.clear();
+        open.push_back({ 0, time_fixed ? 0 : tmax, 0, nb >= 1 ? 1 : 0, 0, nb >= 2 ? 1 : 0, 0 });
+
+        CCDResult result;
+        result.status = CCDStatus::no_hit;
+        result.toi = tmax;
+        long iterations = 0;
+        // Earliest certified near contact found so far.
+        double contact_bound = std::numeric_limits<double>::infinity();
+
+        while (!open.empty()) {
+            std::pop_heap(open.begin(), open.end(), later);
+            const ParameterBox box = open.back();
+            open.pop_back();
+            // Every contact lies in an open box, and this one starts earliest.
+            if (box.t_min >= contact_bound - tolerance) {
+                // A near contact is certified within `tolerance` after t_min.
+                result.status = CCDStatus::hit;
+                result.toi = box.t_min;
+                break;
+            }
+            if (Kind == StencilKind::point_triangle && box.u_min + box.v_min > 1) {
+                continue; // entirely outside the triangle
+            }
+            if (iterations >= max_iterations) {
+                result.status = CCDStatus::iteration_cap;
+                result.toi = box.t_min;
+                break;
+            }
+            ++iterations;
+            const Inclusion inclusion = include<Kind>(stencil, box, rounding, inflation, near);
+            if (!inclusion.may_contain_contact) {
+                continue;
+            }
+            contact_bound = std::min(contact_bound, inclusion.near_contact_time);
+            const double width_t = box.t_max - box.t_min;
+            const bool t_fine = time_fixed || width_t <= tolerance;
+            const double extent_t = time_fixed ? 0 : width_t * rate_t;
+            const double extent_u = (box.u_max - box.u_min) * rate_u;
+            const double extent_v = (box.v_max - box.v_min) * rate_v;
+            const bool uv_fine = std::max(extent_u, extent_v) <= 2 * extent_t + settled_width;
+            if ((t_fine && uv_fine) || inclusion.inside || inclusion.width <= settled_width) {
+                // Settled: no open box starts earlier, so no contact happens
+                // before box.t_min.
+                result.status = CCDStatus::hit;
+                result.toi = box.t_min;
+                break;
+            }
+            // Split the dimension with the largest extent in F. A box that
+            // reaches past a certified near contact is split in t first: its
+            // later half is settled by that contact anyway (refining it in
+            // (u, v) along a contact set of positive extent, e.g. a face
+            // meeting a flat min_distance slab, would multiply boxes).
+            ParameterBox low = box, high = box;
+            low.level = high.level = box.level + 1;
+            const bool split_t = !t_fine
+                && (box.t_max >= contact_bound
+                    || (extent_t >= extent_u && extent_t >= extent_v));
+            if (split_t) {
+                const double mid = box.t_min + 0.5 * width_t;
+                low.t_max = mid;
+                high.t_min = mid;
+            } else if (extent_u >= extent_v) {
+                const double mid = 0.5 * (box.u_min + box.u_max);
+                low.u_max = mid;
+                high.u_min = mid;
+            } else {
+                const double mid = 0.5 * (box.v_min + box.v_max);
+                low.v_max = mid;
+                high.v_min = mid;
+            }
+            open.push_back(low);
+            std::push_heap(open.begin(), open.end(), later);
+            open.push_back(high);
+            std::push_heap(open.begin(), open.end(), later);
+        }
+        open.clear();
+        result.iterations = iterations;
+        return result;
+    }
+
+    /// Full query: validation, subdivision, and the t = 0 check when the
+    /// time of impact is zero.
+    template <StencilKind Kind>
+    CCDResult query(
+        const std::array<const Eigen::Vector3d*, 2 * num_points(Kind)>& points,
+        double min_distance,
+        double tmax,
+        double tolerance,
+        long max_iterations)
+    {
+        CCDResult result;
+        if (check_input<num_points(Kind)>(points, min_distance, tmax, tolerance, max_iterations)
+            != InputProblem::none) {
+            result.status = CCDStatus::invalid_input;
+            result.toi = 0;
+            return result;
+        }
+        const Stencil<num_points(Kind)> stencil = prepare<num_points(Kind)>(points, min_distance);
+        result = subdivide<Kind>(stencil, tmax, tolerance, max_iterations, false);
+        if (result.status == CCDStatus::hit && result.toi == 0) {
+            const CCDResult initial
+                = subdivide<Kind>(stencil, tmax, tolerance, max_iterations, true);
+            result.iterations += initial.iterations;
+            if (initial.status != CCDStatus::no_hit) {
+                result.status = initial.status == CCDStatus::iteration_cap
+                    ? CCDStatus::iteration_cap
+                    : CCDStatus::initially_within_offset;
+            }
+        }
+        return result;
+    }
+
+    /// Bool shape: throws on invalid input, otherwise reports the result.
+    template <StencilKind Kind>
+    bool query_bool(
+        const char* function,
+        const std::array<const Eigen::Vector3d*, 2 * num_points(Kind)>& points,
+        double& toi,
+        double min_distance,
+        double tmax,
+        double tolerance,
+        long max_iterations)
+    {
+        throw_input_problem(
+            check_input<num_points(Kind)>(points, min_distance, tmax, tolerance, max_iterations),
+            function, min_distance, tmax, tolerance, max_iterations);
+        const CCDResult result = query<Kind>(points, min_distance, tmax, tolerance, max_iterations);
+        toi = result.toi;
+        return result.collides();
+    }
+
+} // namespace detail::inclusion
+
+/// Conservative interval-inclusion CCD (see the file comment for the method
+/// and its guarantees). All positions are in the caller's length unit; times
+/// are fractions of the step in [0, tmax].
+///
+/// min_distance is measured in the infinity norm (the largest of |dx|, |dy|,
+/// |dz| between the two closest points), as in Tight Inclusion: the range of
+/// F is inflated by min_distance in each coordinate. Since the Euclidean
+/// distance is at least the infinity-norm distance, a query reports every
+/// approach to within min_distance in the Euclidean sense too, and may report
+/// approaches to within sqrt(3) * min_distance.
+///
+/// Every call validates its input: the bool shape throws ipc::invalid_argument
+/// naming the problem; the _result shape returns CCDStatus::invalid_input and
+/// never throws. Every call terminates (at most max_iterations boxes, each
+/// costing a few dozen floating-point operations). The work lists are reused
+/// per thread, so calls allocate only while the lists grow.
+class InclusionCCD {
+public:
+    /// Boxes are settled when their t-width is at most this fraction of the
+    /// step (or when the range of F over them is narrower than tolerance times
+    /// the stencil's speed and size). Must be positive.
+    double tolerance = 1e-6;
+    /// Largest number of boxes examined per query; on reaching it the query
+    /// returns CCDStatus::iteration_cap with a conservative toi. Must be positive.
+    long max_iterations = 1000000;
+
+    InclusionCCD() = default;
+    /// @param tolerance_ see tolerance; @param max_iterations_ see max_iterations.
+    InclusionCCD(double tolerance_, long max_iterations_)
+        : tolerance(tolerance_), max_iterations(max_iterations_)
+    {
+    }
+
+    /// Point p against point q moving linearly from *_t0 to *_t1.
+    CCDResult point_point_ccd_result(
+        const Eigen::Vector3d& p_t0,
+        const Eigen::Vector3d& q_t0,
+        const Eigen::Vector3d& p_t1,
+        const Eigen::Vector3d& q_t1,
+        double min_distance = 0,
+        double tmax = 1) const
+    {
+        return detail::inclusion::query<detail::inclusion::StencilKind::point_point>(
+            { { &p_t0, &q_t0, &p_t1, &q_t1 } }, min_distance, tmax, tolerance, max_iterations);
+    }
+
+    /// Point p against the edge (e0, e1).
+    CCDResult point_edge_ccd_result(
+        const Eigen::Vector3d& p_t0,
+        const Eigen::Vector3d& e0_t0,
+        const Eigen::Vector3d& e1_t0,
+        const Eigen::Vector3d& p_t1,
+        const Eigen::Vector3d& e0_t1,
+        const Eigen::Vector3d& e1_t1,
+        double min_distance = 0,
+        double tmax = 1) const
+    {
+        return detail::inclusion::query<detail::inclusion::StencilKind::point_edge>(
+            { { &p_t0, &e0_t0, &e1_t0, &p_t1, &e0_t1, &e1_t1 } }, min_distance, tmax,
+            tolerance, max_iterations);
+    }
+
+    /// Point p against the triangle (t0, t1, t2).
+    CCDResult point_triangle_ccd_result(
+        const Eigen::Vector3d& p_t0,
+        const Eigen::Vector3d& t0_t0,
+        const Eigen::Vector3d& t1_t0,
+        const Eigen::Vector3d& t2_t0,
+        const Eigen::Vector3d& p_t1,
+        const Eigen::Vector3d& t0_t1,
+        const Eigen::Vector3d& t1_t1,
+        const Eigen::Vector3d& t2_t1,
+        double min_distance = 0,
+        double tmax = 1) const
+    {
+        return detail::inclusion::query<detail::inclusion::StencilKind::point_triangle>(
+            { { &p_t0, &t0_t0, &t1_t0, &t2_t0, &p_t1, &t0_t1, &t1_t1, &t2_t1 } },
+            min_distance, tmax, tolerance, max_iterations);
+    }
+
+    /// Edge (ea0, ea1) against edge (eb0, eb1).
+    CCDResult edge_edge_ccd_result(
+        const Eigen::Vector3d& ea0_t0,
+        const Eigen::Vector3d& ea1_t0,
+        const Eigen::Vector3d& eb0_t0,
+        const Eigen::Vector3d& eb1_t0,
+        const Eigen::Vector3d& ea0_t1,
+        const Eigen::Vector3d& ea1_t1,
+        const Eigen::Vector3d& eb0_t1,
+        const Eigen::Vector3d& eb1_t1,
+        double min_distance = 0,
+        double tmax = 1) const
+    {
+        return detail::inclusion::query<detail::inclusion::StencilKind::edge_edge>(
+            { { &ea0_t0, &ea1_t0, &eb0_t0, &eb1_t0, &ea0_t1, &ea1_t1, &eb0_t1, &eb1_t1 } },
+            min_distance, tmax, tolerance, max_iterations);
+    }
+
+    /// Drop-in shape of point_point_ccd_result: returns collides(), sets toi
+    /// (tmax when false). Throws ipc::invalid_argument on invalid input.
+    bool point_point_ccd(
+        const Eigen::Vector3d& p_t0,
+        const Eigen::Vector3d& q_t0,
+        const Eigen::Vector3d& p_t1,
+        const Eigen::Vector3d& q_t1,
+        double& toi,
+        double min_distance = 0,
+        double tmax = 1) const
+    {
+        return detail::inclusion::query_bool<detail::inclusion::StencilKind::point_point>(
+            "point_point_ccd", { { &p_t0, &q_t0, &p_t1, &q_t1 } }, toi, min_distance, tmax,
+            tolerance, max_iterations);
+    }
+
+    /// Drop-in shape of point_edge_ccd_result (see point_point_ccd).
+    bool point_edge_ccd(
+        const Eigen::Vector3d& p_t0,
+        const Eigen::Vector3d& e0_t0,
+        const Eigen::Vector3d& e1_t0,
+        const Eigen::Vector3d& p_t1,
+        const Eigen::Vector3d& e0_t1,
+        const Eigen::Vector3d& e1_t1,
+        double& toi,
+        double min_distance = 0,
+        double tmax = 1) const
+    {
+        return detail::inclusion::query_bool<detail::inclusion::StencilKind::point_edge>(
+            "point_edge_ccd", { { &p_t0, &e0_t0, &e1_t0, &p_t1, &e0_t1, &e1_t1 } }, toi,
+            min_distance, tmax, tolerance, max_iterations);
+    }
+
+    /// Drop-in shape of point_triangle_ccd_result (see point_point_ccd).
+    bool point_triangle_ccd(
+        const Eigen::Vector3d& p_t0,
+        const Eigen::Vector3d& t0_t0,
+        const Eigen::Vector3d& t1_t0,
+        const Eigen::Vector3d& t2_t0,
+        const Eigen::Vector3d& p_t1,
+        const Eigen::Vector3d& t0_t1,
+        const Eigen::Vector3d& t1_t1,
+        const Eigen::Vector3d& t2_t1,
+        double& toi,
+        double min_distance = 0,
+        double tmax = 1) const
+    {
+        return detail::inclusion::query_bool<detail::inclusion::StencilKind::point_triangle>(
+            "point_triangle_ccd",
+            { { &p_t0, &t0_t0, &t1_t0, &t2_t0, &p_t1, &t0_t1, &t1_t1, &t2_t1 } }, toi,
+            min_distance, tmax, tolerance, max_iterations);
+    }
+
+    /// Drop-in shape of edge_edge_ccd_result (see point_point_ccd).
+    bool edge_edge_ccd(
+        const Eigen::Vector3d& ea0_t0,
+        const Eigen::Vector3d& ea1_t0,
+        const Eigen::Vector3d& eb0_t0,
+        const Eigen::Vector3d& eb1_t0,
+        const Eigen::Vector3d& ea0_t1,
+        const Eigen::Vector3d& ea1_t1,
+        const Eigen::Vector3d& eb0_t1,
+        const Eigen::Vector3d& eb1_t1,
+        double& toi,
+        double min_distance = 0,
+        double tmax = 1) const
+    {
+        return detail::inclusion::query_bool<detail::inclusion::StencilKind::edge_edge>(
+            "edge_edge_ccd",
+            { { &ea0_t0, &ea1_t0, &eb0_t0, &eb1_t0, &ea0_t1, &ea1_t1, &eb0_t1, &eb1_t1 } }, toi,
+            min_distance, tmax, tolerance, max_iterations);
+    }
+};
+
+} // namespace ipc
