@@ -55,7 +55,7 @@ inline typename DA0::Scalar edge_edge_distance_squared(
     static_assert(Traits::dim == 3, "edge-edge distance is 3D only");
     using T = typename Traits::Scalar;
     const T d = detail::classify_edge_edge<T>(ea0, ea1, eb0, eb1).distance_squared;
-    detail::check_finite_result(d, "edge_edge_distance_squared");
+    detail::check_finite_stencil(d, "edge_edge_distance_squared", ea0, ea1, eb0, eb1);
     return d;
 }
 

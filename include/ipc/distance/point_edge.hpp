@@ -42,7 +42,7 @@ inline typename DP::Scalar point_edge_distance_squared(
     using T = typename Traits::Scalar;
     constexpr int DIM = Traits::dim;
     const T d = detail::classify_point_edge<T, DIM>(p, e0, e1).distance_squared;
-    detail::check_finite_result(d, "point_edge_distance_squared");
+    detail::check_finite_stencil(d, "point_edge_distance_squared", p, e0, e1);
     return d;
 }
 

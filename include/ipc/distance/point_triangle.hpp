@@ -51,7 +51,7 @@ inline typename DP::Scalar point_triangle_distance_squared(
     static_assert(Traits::dim == 3, "point-triangle distance is 3D only");
     using T = typename Traits::Scalar;
     const T d = detail::classify_point_triangle<T>(p, t0, t1, t2).distance_squared;
-    detail::check_finite_result(d, "point_triangle_distance_squared");
+    detail::check_finite_stencil(d, "point_triangle_distance_squared", p, t0, t1, t2);
     return d;
 }
 

@@ -33,11 +33,15 @@ template <typename First, typename... Rest> struct stencil_traits {
 /// subtraction and equality (autodiff and interval types included).
 template <typename T> inline bool finite_value(const T& x) { return x - x == T(0); }
 
-/// Throws ipc::invalid_argument when a kernel produced a non-finite value,
-/// which only happens for NaN/inf (or overflowing) input coordinates.
-template <typename T> inline void check_finite_result(const T& value, const char* kernel)
+/// Throws ipc::invalid_argument when the value a kernel produced, or any
+/// coordinate of its stencil, is NaN or infinite (a sum of all coordinates is
+/// finite exactly when they all are, barring overflow near the largest
+/// representable value, where the squared distances overflow anyway).
+template <typename T, typename... Points>
+inline void check_finite_stencil(const T& value, const char* kernel, const Points&... points)
 {
-    if (!finite_value(value)) {
+    const T probe = (points.sum() + ...);
+    if (!finite_value(value) || !finite_value(probe)) {
         throw invalid_argument(concat(
             kernel, ": non-finite input coordinates (NaN or inf, or values whose square "
                     "overflows)"));
