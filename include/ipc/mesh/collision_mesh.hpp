@@ -40,6 +40,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -352,6 +353,21 @@ namespace detail {
         }
     }
 
+    /// Hash of a 64-bit key with all bits mixed (std::hash of an integer is
+    /// the identity in common standard libraries, which clusters packed keys
+    /// in a power-of-two table).
+    struct MixedHash {
+        std::size_t operator()(std::uint64_t x) const
+        {
+            x ^= x >> 30;
+            x *= 0xbf58476d1ce4e5b9ull;
+            x ^= x >> 27;
+            x *= 0x94d049bb133111ebull;
+            x ^= x >> 31;
+            return std::size_t(x);
+        }
+    };
+
     /// Key of an undirected edge.
     inline std::uint64_t edge_key(int a, int b)
     {
@@ -495,7 +511,7 @@ inline CollisionMesh CollisionMesh::Builder::build() const
     }
 
     // Edges: the user's first (no repeats), then missing face edges.
-    tsl::robin_map<std::uint64_t, Index> edge_index;
+    tsl::robin_map<std::uint64_t, Index, detail::MixedHash> edge_index;
     edge_index.reserve(size_t(edges_.rows() + F.rows() * 3 / 2 + 1));
     std::vector<std::array<int, 2>> edge_list;
     edge_list.reserve(size_t(edges_.rows() + F.rows() * 3 / 2 + 1));

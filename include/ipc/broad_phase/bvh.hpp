@@ -1,0 +1,232 @@
+#pragma once
+/// @file
+/// Bounding volume hierarchy over a set of boxes: primitives sorted along a
+/// Morton (Z-order) curve of their centres, then grouped into a balanced
+/// binary tree with up to four primitives per leaf. Building is O(n) after a
+/// radix sort; a box query visits O(log n + k) nodes for k hits.
+
+#include <ipc/broad_phase/aabb.hpp>
+#include <ipc/core/types.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+namespace ipc {
+
+/// A static BVH over boxes (rebuild it when the boxes change).
+class BVH {
+public:
+    /// An empty hierarchy (queries find nothing).
+    BVH() = default;
+
+    /// Builds over boxes[ids[i]] for every i; queries report ids. ids must
+    /// be valid indices into boxes (not checked).
+    BVH(const std::vector<AABB>& boxes, const std::vector<Index>& ids) { build(boxes, ids); }
+
+    /// Builds over every box; queries report box indices.
+    explicit BVH(const std::vector<AABB>& boxes)
+    {
+        std::vector<Index> ids(boxes.size());
+        for (size_t i = 0; i < ids.size(); ++i) {
+            ids[i] = Index(i);
+        }
+        build(boxes, ids);
+    }
+
+    /// (Re)builds the hierarchy over boxes[ids[i]].
+    void build(const std::vector<AABB>& boxes, const std::vector<Index>& ids);
+
+    /// Calls visit(id) once for every stored box that overlaps query (closed
+    /// boxes), in no particular order. Allocation-free.
+    template <typename Visit> void query(const AABB& query, Visit&& visit) const
+    {
+        if (nodes_.empty()) {
+            return;
+        }
+        std::int32_t stack[96];
+        int top = 0;
+        std::int32_t current = 0;
+        for (;;) {
+            const Node& node = nodes_[size_t(current)];
+            if (overlaps(node.box, query)) {
+                if (node.right < 0) {
+                    const std::int32_t end = node.begin + node.count;
+                    for (std::int32_t k = node.begin; k < end; ++k) {
+                        if (overlaps(sorted_boxes_[size_t(k)], query)) {
+                            visit(sorted_ids_[size_t(k)]);
+                        }
+                    }
+                } else {
+                    stack[top++] = node.right;
+                    current = current + 1;
+                    continue;
+                }
+            }
+            if (top == 0) {
+                return;
+            }
+            current = stack[--top];
+        }
+    }
+
+    /// Number of stored boxes.
+    size_t size() const { return sorted_ids_.size(); }
+
+private:
+    struct Node {
+        AABB box;
+        std::int32_t right = -1; ///< right child, or -1 for a leaf
+        std::int32_t begin = 0;  ///< leaf: first primitive in sorted order
+        std::int32_t count = 0;  ///< leaf: number of primitives
+    };
+    static constexpr std::int32_t leaf_size = 4;
+
+    std::int32_t build_node(std::int32_t begin, std::int32_t end);
+
+    std::vector<Node> nodes_;
+    std::vector<AABB> sorted_boxes_;
+    std::vector<Index> sorted_ids_;
+    std::vector<std::uint32_t> codes_; ///< Morton codes in sorted order (build only)
+};
+
+namespace detail {
+
+    /// Spreads the low 10 bits of x so that bit i lands at bit 3i.
+    inline std::uint32_t spread_bits_3d(std::uint32_t x)
+    {
+        x &= 0x3ffu;
+        x = (x | (x << 16)) & 0x030000ffu;
+        x = (x | (x << 8)) & 0x0300f00fu;
+        x = (x | (x << 4)) & 0x030c30c3u;
+        x = (x | (x << 2)) & 0x09249249u;
+        return x;
+    }
+
+    /// Stable LSD radix sort of 64-bit keys on their upper 32 bits.
+    inline void radix_sort_upper_32(std::vector<std::uint64_t>& keys)
+    {
+        std::vector<std::uint64_t> buffer(keys.size());
+        for (int pass = 0; pass < 4; ++pass) {
+            const int shift = 32 + 8 * pass;
+            size_t counts[257] = {};
+            for (const std::uint64_t key : keys) {
+                ++counts[((key >> shift) & 0xffu) + 1];
+            }
+            for (int b = 0; b < 256; ++b) {
+                counts[b + 1] += counts[b];
+            }
+            for (const std::uint64_t key : keys) {
+                buffer[counts[(key >> shift) & 0xffu]++] = key;
+            }
+            keys.swap(buffer);
+        }
+    }
+
+    /// Smallest box containing a and b.
+    inline AABB merged(const AABB& a, const AABB& b)
+    {
+        AABB box;
+        for (size_t d = 0; d < 3; ++d) {
+            box.lower[d] = std::min(a.lower[d], b.lower[d]);
+            box.upper[d] = std::max(a.upper[d], b.upper[d]);
+        }
+        return box;
+    }
+
+} // namespace detail
+
+inline void BVH::build(const std::vector<AABB>& boxes, const std::vector<Index>& ids)
+{
+    nodes_.clear();
+    sorted_boxes_.clear();
+    sorted_ids_.clear();
+    const size_t n = ids.size();
+    if (n == 0) {
+        return;
+    }
+    // Morton codes of the box centres on a 1024^3 grid over their bounds.
+    std::array<double, 3> low, high;
+    low.fill(std::numeric_limits<double>::infinity());
+    high.fill(-std::numeric_limits<double>::infinity());
+    for (const Index id : ids) {
+        const AABB& box = boxes[size_t(id)];
+        for (size_t d = 0; d < 3; ++d) {
+            const double centre = 0.5 * (box.lower[d] + box.upper[d]);
+            low[d] = std::min(low[d], centre);
+            high[d] = std::max(high[d], centre);
+        }
+    }
+    std::array<double, 3> scale;
+    for (size_t d = 0; d < 3; ++d) {
+        const double extent = high[d] - low[d];
+        scale[d] = extent > 0.0 && std::isfinite(extent) ? 1023.0 / extent : 0.0;
+    }
+    std::vector<std::uint64_t> keys(n);
+    for (size_t i = 0; i < n; ++i) {
+        const AABB& box = boxes[size_t(ids[i])];
+        std::uint32_t code = 0;
+        for (size_t d = 0; d < 3; ++d) {
+            const double centre = 0.5 * (box.lower[d] + box.upper[d]);
+            const double cell = std::min(1023.0, std::max(0.0, (centre - low[d]) * scale[d]));
+            code |= detail::spread_bits_3d(std::uint32_t(cell)) << d;
+        }
+        keys[i] = (std::uint64_t(code) << 32) | std::uint64_t(i);
+    }
+    detail::radix_sort_upper_32(keys);
+
+    sorted_boxes_.resize(n);
+    sorted_ids_.resize(n);
+    codes_.resize(n);
+    for (size_t i = 0; i < n; ++i) {
+        const size_t local = size_t(keys[i] & 0xffffffffu);
+        codes_[i] = std::uint32_t(keys[i] >> 32);
+        sorted_ids_[i] = ids[local];
+        sorted_boxes_[i] = boxes[size_t(ids[local])];
+    }
+    nodes_.reserve(2 * n);
+    build_node(0, std::int32_t(n));
+    std::vector<std::uint32_t>().swap(codes_);
+}
+
+inline std::int32_t BVH::build_node(std::int32_t begin, std::int32_t end)
+{
+    const std::int32_t index = std::int32_t(nodes_.size());
+    nodes_.emplace_back();
+    if (end - begin <= leaf_size) {
+        AABB box = sorted_boxes_[size_t(begin)];
+        for (std::int32_t k = begin + 1; k < end; ++k) {
+            box = detail::merged(box, sorted_boxes_[size_t(k)]);
+        }
+        Node& node = nodes_[size_t(index)];
+        node.box = box;
+        node.begin = begin;
+        node.count = end - begin;
+        return index;
+    }
+    // Split where the highest bit in which the range's first and last Morton
+    // codes differ flips, so each child is a block of the Z-order grid; equal
+    // codes split in the middle.
+    std::int32_t middle = begin + (end - begin) / 2;
+    const std::uint32_t first_code = codes_[size_t(begin)], last_code = codes_[size_t(end - 1)];
+    if (first_code != last_code) {
+        std::uint32_t bit = 1u << 31;
+        while (!((first_code ^ last_code) & bit)) {
+            bit >>= 1;
+        }
+        middle = std::int32_t(std::partition_point(codes_.begin() + begin, codes_.begin() + end,
+                                                   [bit](std::uint32_t code) { return !(code & bit); })
+                              - codes_.begin());
+    }
+    const std::int32_t left = build_node(begin, middle);
+    const std::int32_t right = build_node(middle, end);
+    Node& node = nodes_[size_t(index)];
+    node.box = detail::merged(nodes_[size_t(left)].box, nodes_[size_t(right)].box);
+    node.right = right;
+    return index;
+}
+
+} // namespace ipc
