@@ -1,0 +1,345 @@
+#pragma once
+/// @file
+/// Exact intersection test of a mesh configuration: does any edge cross or
+/// touch a triangle (3D), or any edge cross or touch another edge (2D)?
+///
+/// The orientation predicates are exact: a floating-point evaluation with
+/// Shewchuk's static error bound decides whenever it can, and an exact
+/// evaluation with floating-point expansions (error-free sums and products)
+/// decides the rest. Results are exact for finite inputs barring overflow or
+/// underflow of the products involved (coordinates roughly within
+/// [1e-100, 1e100] in magnitude, or zero).
+
+#include <ipc/broad_phase/aabb.hpp>
+#include <ipc/broad_phase/bvh.hpp>
+#include <ipc/core/error.hpp>
+#include <ipc/core/parallel.hpp>
+#include <ipc/mesh/collision_mesh.hpp>
+
+#include <Eigen/Core>
+
+#include <algorithm>
+#include <atomic>
+#include <exception>
+#include <mutex>
+#include <cmath>
+#include <vector>
+
+namespace ipc {
+namespace detail {
+
+    // ------------------------------------------------------------------
+    // Floating-point expansions: a sum of doubles, nonoverlapping, in
+    // increasing order of magnitude (zeros allowed). Used only on the rare
+    // inputs the filters cannot decide.
+
+    using Expansion = std::vector<double>;
+
+    inline void two_sum(double a, double b, double& sum, double& error)
+    {
+        sum = a + b;
+        const double b_virtual = sum - a;
+        const double a_virtual = sum - b_virtual;
+        error = (a - a_virtual) + (b - b_virtual);
+    }
+
+    /// e + b, exact.
+    inline Expansion grow_expansion(const Expansion& e, double b)
+    {
+        Expansion h;
+        h.reserve(e.size() + 1);
+        double q = b;
+        for (const double component : e) {
+            double sum, error;
+            two_sum(q, component, sum, error);
+            h.push_back(error);
+            q = sum;
+        }
+        h.push_back(q);
+        return h;
+    }
+
+    /// e + f, exact.
+    inline Expansion expansion_sum(Expansion e, const Expansion& f)
+    {
+        for (const double component : f) {
+            e = grow_expansion(e, component);
+        }
+        return e;
+    }
+
+    /// e * b, exact (products split with fused multiply-add).
+    inline Expansion scale_expansion(const Expansion& e, double b)
+    {
+        Expansion h;
+        for (const double component : e) {
+            const double product = component * b;
+            const double error = std::fma(component, b, -product);
+            h = grow_expansion(h, error);
+            h = grow_expansion(h, product);
+        }
+        return h;
+    }
+
+    /// e * f, exact.
+    inline Expansion expansion_product(const Expansion& e, const Expansion& f)
+    {
+        Expansion h;
+        for (const double component : f) {
+            h = expansion_sum(h, scale_expansion(e, component));
+        }
+        return h;
+    }
+
+    inline Expansion negated(Expansion e)
+    {
+        for (double& component : e) {
+            component = -component;
+        }
+        return e;
+    }
+
+    /// a - b as an exact two-term expansion.
+    inline Expansion exact_difference(double a, double b)
+    {
+        double sum, error;
+        two_sum(a, -b, sum, error);
+        return { error, sum };
+    }
+
+    /// Sign (-1, 0, 1) of an expansion: that of its largest nonzero term.
+    inline int expansion_sign(const Expansion& e)
+    {
+        for (auto it = e.rbegin(); it != e.rend(); ++it) {
+            if (*it != 0.0) {
+                return *it > 0.0 ? 1 : -1;
+            }
+        }
+        return 0;
+    }
+
+    constexpr double machine_epsilon = 1.1102230246251565e-16; // 2^-53
+
+    /// Sign of det[a - c; b - c] (2D): positive when a, b, c turn
+    /// counter-clockwise. Exact.
+    inline int orient2d(const double* a, const double* b, const double* c)
+    {
+        const double left = (a[0] - c[0]) * (b[1] - c[1]);
+        const double right = (a[1] - c[1]) * (b[0] - c[0]);
+        const double det = left - right;
+        const double bound = (3.0 + 16.0 * machine_epsilon) * machine_epsilon * (std::abs(left) + std::abs(right));
+        if (det > bound) {
+            return 1;
+        }
+        if (-det > bound) {
+            return -1;
+        }
+        const Expansion acx = exact_difference(a[0], c[0]), bcy = exact_difference(b[1], c[1]);
+        const Expansion acy = exact_difference(a[1], c[1]), bcx = exact_difference(b[0], c[0]);
+        return expansion_sign(
+            expansion_sum(expansion_product(acx, bcy), negated(expansion_product(acy, bcx))));
+    }
+
+    /// Sign of det[a - d; b - d; c - d] (3D). Exact.
+    inline int orient3d(const double* a, const double* b, const double* c, const double* d)
+    {
+        const double adx = a[0] - d[0], bdx = b[0] - d[0], cdx = c[0] - d[0];
+        const double ady = a[1] - d[1], bdy = b[1] - d[1], cdy = c[1] - d[1];
+        const double adz = a[2] - d[2], bdz = b[2] - d[2], cdz = c[2] - d[2];
+        const double bdxcdy = bdx * cdy, cdxbdy = cdx * bdy;
+        const double cdxady = cdx * ady, adxcdy = adx * cdy;
+        const double adxbdy = adx * bdy, bdxady = bdx * ady;
+        const double det = adz * (bdxcdy - cdxbdy) + bdz * (cdxady - adxcdy) + cdz * (adxbdy - bdxady);
+        const double permanent = (std::abs(bdxcdy) + std::abs(cdxbdy)) * std::abs(adz)
+            + (std::abs(cdxady) + std::abs(adxcdy)) * std::abs(bdz)
+            + (std::abs(adxbdy) + std::abs(bdxady)) * std::abs(cdz);
+        const double bound = (7.0 + 56.0 * machine_epsilon) * machine_epsilon * permanent;
+        if (det > bound) {
+            return 1;
+        }
+        if (-det > bound) {
+            return -1;
+        }
+        Expansion differences[3][3];
+        for (int k = 0; k < 3; ++k) {
+            differences[0][k] = exact_difference(a[k], d[k]);
+            differences[1][k] = exact_difference(b[k], d[k]);
+            differences[2][k] = exact_difference(c[k], d[k]);
+        }
+        const auto minor = [&](int r0, int r1) { // x_r0 * y_r1 - x_r1 * y_r0
+            return expansion_sum(expansion_product(differences[r0][0], differences[r1][1]),
+                                 negated(expansion_product(differences[r1][0], differences[r0][1])));
+        };
+        const Expansion total = expansion_sum(
+            expansion_sum(expansion_product(differences[0][2], minor(1, 2)),
+                          expansion_product(differences[1][2], minor(2, 0))),
+            expansion_product(differences[2][2], minor(0, 1)));
+        return expansion_sign(total);
+    }
+
+    /// True when p lies on the closed segment [a, b], given that the three
+    /// points are collinear (exact comparisons).
+    inline bool on_collinear_segment(const double* p, const double* a, const double* b, int dim)
+    {
+        for (int k = 0; k < dim; ++k) {
+            if (p[k] < std::min(a[k], b[k]) || p[k] > std::max(a[k], b[k])) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /// Closed 2D segments [p, q] and [a, b] share a point. Exact.
+    inline bool segments_intersect_2d(const double* p, const double* q, const double* a, const double* b)
+    {
+        const int o1 = orient2d(p, q, a), o2 = orient2d(p, q, b);
+        const int o3 = orient2d(a, b, p), o4 = orient2d(a, b, q);
+        if (o1 * o2 < 0 && o3 * o4 < 0) {
+            return true;
+        }
+        return (o1 == 0 && on_collinear_segment(a, p, q, 2)) || (o2 == 0 && on_collinear_segment(b, p, q, 2))
+            || (o3 == 0 && on_collinear_segment(p, a, b, 2)) || (o4 == 0 && on_collinear_segment(q, a, b, 2));
+    }
+
+    /// Closed segment [p, q] and closed triangle (a, b, c) in 3D share a
+    /// point. Exact. Throws ipc::degenerate_geometry when the segment lies in
+    /// the triangle's plane and the triangle's vertices are collinear.
+    inline bool segment_triangle_intersect(
+        const double* p, const double* q, const double* a, const double* b, const double* c, Index face)
+    {
+        const int sp = orient3d(a, b, c, p), sq = orient3d(a, b, c, q);
+        if (sp * sq > 0) {
+            return false;
+        }
+        if (sp != 0 || sq != 0) {
+            // The segment meets the plane in one point; it is inside the closed
+            // triangle when the line pq passes on the same side of all edges.
+            const int t0 = orient3d(p, q, a, b), t1 = orient3d(p, q, b, c), t2 = orient3d(p, q, c, a);
+            const bool has_positive = t0 > 0 || t1 > 0 || t2 > 0;
+            const bool has_negative = t0 < 0 || t1 < 0 || t2 < 0;
+            return !(has_positive && has_negative);
+        }
+        // Coplanar: drop the axis along which the triangle does not flatten.
+        for (int drop = 2; drop >= 0; --drop) {
+            const int u = drop == 0 ? 1 : 0, v = drop == 2 ? 1 : 2;
+            const double a2[2] = { a[u], a[v] }, b2[2] = { b[u], b[v] }, c2[2] = { c[u], c[v] };
+            const int orientation = orient2d(a2, b2, c2);
+            if (orientation == 0) {
+                continue;
+            }
+            const double p2[2] = { p[u], p[v] }, q2[2] = { q[u], q[v] };
+            const auto inside = [&](const double* x) {
+                return orient2d(a2, b2, x) * orientation >= 0 && orient2d(b2, c2, x) * orientation >= 0
+                    && orient2d(c2, a2, x) * orientation >= 0;
+            };
+            return inside(p2) || inside(q2) || segments_intersect_2d(p2, q2, a2, b2)
+                || segments_intersect_2d(p2, q2, b2, c2) || segments_intersect_2d(p2, q2, c2, a2);
+        }
+        throw degenerate_geometry(
+            concat("face ", face, " is degenerate (collinear vertices) where an edge lies in its plane"));
+    }
+
+    /// Exact bounding box of rows of V (no inflation).
+    template <int N> AABB raw_box(const Eigen::Ref<const Eigen::MatrixXd>& V, const int (&rows)[N])
+    {
+        AABB box = point_box(V, rows[0]);
+        for (int k = 1; k < N; ++k) {
+            expand(box, V, rows[k]);
+        }
+        return box;
+    }
+
+} // namespace detail
+
+/// True when the configuration V (n x dim, metres) intersects: in 3D some
+/// edge of the mesh (face edge or rod edge) and some face share a point, in
+/// 2D two edges share a point. Touching counts as intersecting (IPC needs a
+/// strictly positive distance); pairs that share a vertex are not tested.
+/// Radii are ignored (this is about the mid-surfaces). Codimension-2 contacts
+/// (rod crossing rod, a particle on a face) are not reported.
+/// Validates V (throws ipc::invalid_argument); throws
+/// ipc::degenerate_geometry for a collinear face met by a coplanar edge.
+inline bool has_intersections(const CollisionMesh& mesh, const Eigen::Ref<const Eigen::MatrixXd>& V)
+{
+    mesh.check_positions(V, "positions");
+    const Eigen::MatrixXi& E = mesh.edges();
+    const Eigen::MatrixXi& F = mesh.faces();
+    std::vector<AABB> edge_boxes(size_t(mesh.num_edges()));
+    parallel_for(0, mesh.num_edges(), [&](std::ptrdiff_t e) {
+        const int rows[2] = { E(e, 0), E(e, 1) };
+        edge_boxes[size_t(e)] = detail::raw_box(V, rows);
+    });
+    // Row-major copy so each point is three contiguous doubles.
+    Eigen::Matrix<double, Eigen::Dynamic, 3, Eigen::RowMajor> points
+        = Eigen::Matrix<double, Eigen::Dynamic, 3, Eigen::RowMajor>::Zero(V.rows(), 3);
+    points.leftCols(V.cols()) = V;
+    const auto point = [&](int v) { return points.data() + 3 * Index(v); };
+
+    std::atomic<bool> found(false);
+    std::exception_ptr error;
+    std::mutex error_mutex;
+    const std::ptrdiff_t num_blocks = std::max<std::ptrdiff_t>(1, std::min<std::ptrdiff_t>(mesh.num_edges() / 256 + 1, 8 * max_threads()));
+    const std::ptrdiff_t n = mesh.num_edges();
+    if (mesh.dim() == 3) {
+        std::vector<AABB> face_boxes(size_t(mesh.num_faces()));
+        parallel_for(0, mesh.num_faces(), [&](std::ptrdiff_t f) {
+            const int rows[3] = { F(f, 0), F(f, 1), F(f, 2) };
+            face_boxes[size_t(f)] = detail::raw_box(V, rows);
+        });
+        const BVH bvh(face_boxes);
+        parallel_for(0, num_blocks, [&](std::ptrdiff_t block) {
+            try {
+            for (std::ptrdiff_t e = n * block / num_blocks; e < n * (block + 1) / num_blocks; ++e) {
+                if (found.load(std::memory_order_relaxed)) {
+                    return;
+                }
+                const int e0 = E(e, 0), e1 = E(e, 1);
+                bvh.query(edge_boxes[size_t(e)], [&](Index f) {
+                    const int a = F(f, 0), b = F(f, 1), c = F(f, 2);
+                    if (e0 == a || e0 == b || e0 == c || e1 == a || e1 == b || e1 == c) {
+                        return;
+                    }
+                    if (detail::segment_triangle_intersect(point(e0), point(e1), point(a), point(b), point(c), f)) {
+                        found.store(true, std::memory_order_relaxed);
+                    }
+                });
+            }
+            } catch (...) {
+                // Exceptions must not leave an OpenMP region: keep the first.
+                const std::lock_guard<std::mutex> lock(error_mutex);
+                if (!error) {
+                    error = std::current_exception();
+                }
+                found.store(true, std::memory_order_relaxed);
+            }
+        });
+        if (error) {
+            std::rethrow_exception(error);
+        }
+    } else {
+        const BVH bvh(edge_boxes);
+        parallel_for(0, num_blocks, [&](std::ptrdiff_t block) {
+            for (std::ptrdiff_t e = n * block / num_blocks; e < n * (block + 1) / num_blocks; ++e) {
+                if (found.load(std::memory_order_relaxed)) {
+                    return;
+                }
+                const int e0 = E(e, 0), e1 = E(e, 1);
+                bvh.query(edge_boxes[size_t(e)], [&](Index other) {
+                    if (other <= e) {
+                        return;
+                    }
+                    const int a = E(other, 0), b = E(other, 1);
+                    if (e0 == a || e0 == b || e1 == a || e1 == b) {
+                        return;
+                    }
+                    if (detail::segments_intersect_2d(point(e0), point(e1), point(a), point(b))) {
+                        found.store(true, std::memory_order_relaxed);
+                    }
+                });
+            }
+        });
+    }
+    return found.load();
+}
+
+} // namespace ipc

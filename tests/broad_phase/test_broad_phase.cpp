@@ -1,0 +1,428 @@
+#include "scenes.hpp"
+
+#include <ipc/broad_phase/broad_phase.hpp>
+#include <ipc/distance/edge_edge.hpp>
+#include <ipc/distance/point_edge.hpp>
+#include <ipc/distance/point_point.hpp>
+#include <ipc/distance/point_triangle.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+
+#if IPC_HAS_OPENMP
+#include <omp.h>
+#endif
+
+using namespace ipc;
+using ipc::test::Scene;
+
+namespace {
+
+const BroadPhaseMethod all_methods[] = { BroadPhaseMethod::brute_force, BroadPhaseMethod::sweep_and_prune,
+                                         BroadPhaseMethod::spatial_hash, BroadPhaseMethod::bvh };
+
+void set_threads(int threads)
+{
+#if IPC_HAS_OPENMP
+    omp_set_num_threads(threads);
+#else
+    (void)threads;
+#endif
+}
+
+Eigen::Vector3d point3(const Eigen::MatrixXd& V, Eigen::Index v)
+{
+    Eigen::Vector3d x = Eigen::Vector3d::Zero();
+    x.head(V.cols()) = V.row(v).transpose();
+    return x;
+}
+
+bool shares_vertex(const std::vector<int>& a, const std::vector<int>& b)
+{
+    for (const int x : a) {
+        if (std::find(b.begin(), b.end(), x) != b.end()) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/// Pair kinds written out from the documented rules, independently of the
+/// mesh's can_collide_* functions.
+struct Primitive {
+    std::vector<int> vertices;
+    double radius;
+};
+
+std::vector<Primitive> primitives_of(const CollisionMesh& mesh, int kind) // 0 vertex, 1 edge, 2 face
+{
+    std::vector<Primitive> result;
+    const Eigen::VectorXd& r = mesh.vertex_radii();
+    if (kind == 0) {
+        for (Index v = 0; v < mesh.num_vertices(); ++v) {
+            result.push_back({ { int(v) }, r[v] });
+        }
+    } else if (kind == 1) {
+        for (Index e = 0; e < mesh.num_edges(); ++e) {
+            const int a = mesh.edges()(e, 0), b = mesh.edges()(e, 1);
+            result.push_back({ { a, b }, std::max(r[a], r[b]) });
+        }
+    } else {
+        for (Index f = 0; f < mesh.num_faces(); ++f) {
+            const int a = mesh.faces()(f, 0), b = mesh.faces()(f, 1), c = mesh.faces()(f, 2);
+            result.push_back({ { a, b, c }, std::max({ r[a], r[b], r[c] }) });
+        }
+    }
+    return result;
+}
+
+/// Calls visit(kind, first, second) for every admissible pair; kind 0 VV,
+/// 1 EV (edge, vertex), 2 EE, 3 FV (face, vertex).
+void for_each_admissible_pair(const CollisionMesh& mesh, const std::function<void(int, Index, Index)>& visit)
+{
+    const auto vertices = primitives_of(mesh, 0), edges = primitives_of(mesh, 1), faces = primitives_of(mesh, 2);
+    for (size_t a = 0; a < vertices.size(); ++a) {
+        for (size_t b = a + 1; b < vertices.size(); ++b) {
+            if (mesh.is_particle(Index(a)) && mesh.is_particle(Index(b))) {
+                visit(0, Index(a), Index(b));
+            }
+        }
+    }
+    for (size_t e = 0; e < edges.size(); ++e) {
+        for (size_t v = 0; v < vertices.size(); ++v) {
+            const bool roles = mesh.dim() == 2 ? mesh.is_collision_vertex(Index(v))
+                                               : mesh.is_rod_edge(Index(e)) && mesh.is_collision_vertex(Index(v))
+                    && !mesh.is_on_face(Index(v));
+            if (roles && !shares_vertex(edges[e].vertices, vertices[v].vertices)) {
+                visit(1, Index(e), Index(v));
+            }
+        }
+    }
+    if (mesh.dim() == 3) {
+        for (size_t a = 0; a < edges.size(); ++a) {
+            for (size_t b = a + 1; b < edges.size(); ++b) {
+                if (!shares_vertex(edges[a].vertices, edges[b].vertices)) {
+                    visit(2, Index(a), Index(b));
+                }
+            }
+        }
+        for (size_t f = 0; f < faces.size(); ++f) {
+            for (size_t v = 0; v < vertices.size(); ++v) {
+                if (mesh.is_collision_vertex(Index(v)) && !shares_vertex(faces[f].vertices, vertices[v].vertices)) {
+                    visit(3, Index(f), Index(v));
+                }
+            }
+        }
+    }
+}
+
+const std::vector<int>& pair_vertices(const CollisionMesh& mesh, int kind, int side, Index i)
+{
+    static thread_local std::vector<int> scratch;
+    scratch.clear();
+    const bool is_vertex = kind == 0 || side == 1 ? true : false;
+    if (is_vertex && !(kind == 2)) {
+        scratch.push_back(int(i));
+    } else if (kind == 3 && side == 0) {
+        for (int k = 0; k < 3; ++k) {
+            scratch.push_back(mesh.faces()(i, k));
+        }
+    } else {
+        for (int k = 0; k < 2; ++k) {
+            scratch.push_back(mesh.edges()(i, k));
+        }
+    }
+    return scratch;
+}
+
+double primitive_radius(const CollisionMesh& mesh, int kind, int side, Index i)
+{
+    double r = 0;
+    for (const int v : pair_vertices(mesh, kind, side, i)) {
+        r = std::max(r, mesh.vertex_radii()[v]);
+    }
+    return r;
+}
+
+/// Distance between the two primitives of a pair at positions V.
+double pair_distance(const CollisionMesh& mesh, const Eigen::MatrixXd& V, int kind, Index a, Index b)
+{
+    const Eigen::MatrixXi& E = mesh.edges();
+    const Eigen::MatrixXi& F = mesh.faces();
+    const auto x = [&](Index v) { return point3(V, v); };
+    switch (kind) {
+    case 0:
+        return std::sqrt(point_point_distance_squared(x(a), x(b)));
+    case 1:
+        return std::sqrt(point_edge_distance_squared(x(b), x(E(a, 0)), x(E(a, 1))));
+    case 2:
+        return std::sqrt(edge_edge_distance_squared(x(E(a, 0)), x(E(a, 1)), x(E(b, 0)), x(E(b, 1))));
+    default:
+        return std::sqrt(point_triangle_distance_squared(x(b), x(F(a, 0)), x(F(a, 1)), x(F(a, 2))));
+    }
+}
+
+/// Reference candidates: every admissible pair whose boxes over the given
+/// position sets, inflated by radius + distance/2, overlap.
+Candidates reference_candidates(const CollisionMesh& mesh, const std::vector<const Eigen::MatrixXd*>& positions,
+                                double distance)
+{
+    const auto box = [&](int kind, int side, Index i, Eigen::Vector3d& lo, Eigen::Vector3d& hi) {
+        lo.setConstant(1e300);
+        hi.setConstant(-1e300);
+        for (const Eigen::MatrixXd* V : positions) {
+            for (const int v : pair_vertices(mesh, kind, side, i)) {
+                lo = lo.cwiseMin(point3(*V, v));
+                hi = hi.cwiseMax(point3(*V, v));
+            }
+        }
+        const double inflation = primitive_radius(mesh, kind, side, i) + 0.5 * distance;
+        lo.array() -= inflation;
+        hi.array() += inflation;
+    };
+    Candidates result;
+    for_each_admissible_pair(mesh, [&](int kind, Index a, Index b) {
+        Eigen::Vector3d lo_a, hi_a, lo_b, hi_b;
+        box(kind, 0, a, lo_a, hi_a);
+        box(kind, 1, b, lo_b, hi_b);
+        if ((lo_a.array() > hi_b.array()).any() || (lo_b.array() > hi_a.array()).any()) {
+            return;
+        }
+        switch (kind) {
+        case 0: result.vertex_vertex.push_back({ a, b }); break;
+        case 1: result.edge_vertex.push_back({ a, b }); break;
+        case 2: result.edge_edge.push_back({ a, b }); break;
+        default: result.face_vertex.push_back({ a, b }); break;
+        }
+    });
+    return result; // already in sorted order by construction
+}
+
+bool contains(const Candidates& c, int kind, Index a, Index b)
+{
+    switch (kind) {
+    case 0: return std::binary_search(c.vertex_vertex.begin(), c.vertex_vertex.end(), VertexVertexCandidate { a, b });
+    case 1: return std::binary_search(c.edge_vertex.begin(), c.edge_vertex.end(), EdgeVertexCandidate { a, b });
+    case 2: return std::binary_search(c.edge_edge.begin(), c.edge_edge.end(), EdgeEdgeCandidate { a, b });
+    default: return std::binary_search(c.face_vertex.begin(), c.face_vertex.end(), FaceVertexCandidate { a, b });
+    }
+}
+
+template <typename T> bool sorted_unique(const std::vector<T>& v)
+{
+    for (size_t i = 1; i < v.size(); ++i) {
+        if (!(v[i - 1] < v[i])) {
+            return false;
+        }
+    }
+    return true;
+}
+
+} // namespace
+
+TEST_CASE("Reference candidates are sorted (sanity of the test helper)", "[broad_phase]")
+{
+    for (const Scene& scene : ipc::test::all_scenes()) {
+        const CollisionMesh mesh = scene.mesh();
+        const Candidates c = reference_candidates(mesh, { &scene.V0 }, 0.1);
+        CHECK(sorted_unique(c.vertex_vertex));
+        CHECK(sorted_unique(c.edge_vertex));
+        CHECK(sorted_unique(c.edge_edge));
+        CHECK(sorted_unique(c.face_vertex));
+    }
+}
+
+TEST_CASE("Static candidates: every method and thread count matches the reference", "[broad_phase]")
+{
+    const double dhat = 0.1;
+    for (const Scene& scene : ipc::test::all_scenes()) {
+        CAPTURE(scene.name);
+        const CollisionMesh mesh = scene.mesh();
+        const Candidates reference = reference_candidates(mesh, { &scene.V0 }, dhat);
+        REQUIRE(!reference.empty());
+        for (const BroadPhaseMethod method : all_methods) {
+            for (const int threads : { 1, 4 }) {
+                CAPTURE(to_string(method), threads);
+                set_threads(threads);
+                const Candidates c = static_candidates(mesh, scene.V0, dhat, method);
+                CHECK(c == reference);
+            }
+        }
+        set_threads(4);
+    }
+}
+
+TEST_CASE("Static candidates contain every pair closer than xi + dhat and no excluded pair", "[broad_phase]")
+{
+    const double dhat = 0.05;
+    for (const Scene& scene : ipc::test::all_scenes()) {
+        CAPTURE(scene.name);
+        const CollisionMesh mesh = scene.mesh();
+        const Candidates c = static_candidates(mesh, scene.V0, dhat);
+        size_t close = 0;
+        size_t admissible_found = 0;
+        for_each_admissible_pair(mesh, [&](int kind, Index a, Index b) {
+            const double xi = primitive_radius(mesh, kind, 0, a) + primitive_radius(mesh, kind, 1, b);
+            if (pair_distance(mesh, scene.V0, kind, a, b) < xi + dhat) {
+                ++close;
+                CHECK(contains(c, kind, a, b));
+            }
+            admissible_found += contains(c, kind, a, b) ? 1 : 0;
+        });
+        CHECK(close > 0);
+        // Every candidate is one of the admissible pairs (none excluded).
+        CHECK(admissible_found == c.size());
+        for (const auto& p : c.edge_edge) {
+            CHECK(mesh.can_collide_edge_edge(p.edge0, p.edge1));
+        }
+        for (const auto& p : c.face_vertex) {
+            CHECK(mesh.can_collide_face_vertex(p.face, p.vertex));
+        }
+    }
+}
+
+TEST_CASE("Swept candidates match the reference and contain every pair that comes close", "[broad_phase]")
+{
+    const double min_distance = 0.01;
+    for (const Scene& scene : ipc::test::all_scenes()) {
+        CAPTURE(scene.name);
+        const CollisionMesh mesh = scene.mesh();
+        const Candidates reference = reference_candidates(mesh, { &scene.V0, &scene.V1 }, min_distance);
+        Candidates c;
+        for (const BroadPhaseMethod method : all_methods) {
+            for (const int threads : { 1, 3 }) {
+                CAPTURE(to_string(method), threads);
+                set_threads(threads);
+                c = swept_candidates(mesh, scene.V0, scene.V1, min_distance, method);
+                CHECK(c == reference);
+            }
+        }
+        set_threads(4);
+        // Dense sampling of the linear trajectories.
+        size_t close = 0;
+        for_each_admissible_pair(mesh, [&](int kind, Index a, Index b) {
+            const double xi = primitive_radius(mesh, kind, 0, a) + primitive_radius(mesh, kind, 1, b);
+            for (int k = 0; k <= 32; ++k) {
+                const double t = k / 32.0;
+                const Eigen::MatrixXd Vt = (1 - t) * scene.V0 + t * scene.V1;
+                if (pair_distance(mesh, Vt, kind, a, b) < xi + min_distance) {
+                    ++close;
+                    CHECK(contains(c, kind, a, b));
+                    break;
+                }
+            }
+        });
+        CHECK(close > 0);
+    }
+}
+
+TEST_CASE("Offsets enlarge candidate sets exactly as they should", "[broad_phase]")
+{
+    // Two parallel rods 0.15 apart in y; a particle 0.15 above a triangle.
+    Eigen::MatrixXd V(8, 3);
+    V << 0, 0, 0, /**/ 1, 0, 0, /**/ 0, 0.15, 0, /**/ 1, 0.15, 0, // rods
+        3, 0, 0, /**/ 4, 0, 0, /**/ 3, 1, 0,                      // triangle
+        3.2, 0.2, 0.15;                                           // particle
+    Eigen::MatrixXi E(2, 2), F(1, 3);
+    E << 0, 1, 2, 3;
+    F << 4, 5, 6;
+    const double dhat = 0.1;
+    for (const BroadPhaseMethod method : all_methods) {
+        CAPTURE(to_string(method));
+        const CollisionMesh thin(V, E, F);
+        const Candidates without = static_candidates(thin, V, dhat, method);
+        CHECK(without.edge_edge.empty());
+        CHECK(without.edge_vertex.empty());
+        CHECK(without.face_vertex.empty());
+
+        // xi = 0.06: 0.1 < 0.15 < 0.16 = dhat + xi.
+        const CollisionMesh thick(V, E, F, Eigen::VectorXd::Constant(8, 0.03));
+        const Candidates with = static_candidates(thick, V, dhat, method);
+        CHECK(with.edge_edge == std::vector<EdgeEdgeCandidate> { { 0, 1 } });
+        CHECK(with.edge_vertex
+              == std::vector<EdgeVertexCandidate> { { 0, 2 }, { 0, 3 }, { 1, 0 }, { 1, 1 } });
+        CHECK(with.face_vertex == std::vector<FaceVertexCandidate> { { 0, 7 } });
+
+        // Radius on one side only still counts: xi = 0.06 from a single rod.
+        Eigen::VectorXd one_sided = Eigen::VectorXd::Zero(8);
+        one_sided.segment(2, 2).setConstant(0.06);
+        one_sided[7] = 0.06;
+        const CollisionMesh half(V, E, F, one_sided);
+        const Candidates half_candidates = static_candidates(half, V, dhat, method);
+        CHECK(half_candidates.edge_edge.size() == 1);
+        CHECK(half_candidates.face_vertex.size() == 1);
+
+        // Too small an offset keeps the pair out: xi = 0.04 < 0.05 needed.
+        const CollisionMesh small(V, E, F, Eigen::VectorXd::Constant(8, 0.02));
+        CHECK(static_candidates(small, V, dhat, method).empty());
+    }
+}
+
+TEST_CASE("Broad phase validates its input", "[broad_phase]")
+{
+    const Scene scene = ipc::test::all_scenes()[1];
+    const CollisionMesh mesh = scene.mesh();
+    CHECK_THROWS_AS(static_candidates(mesh, scene.V0, -1.0), invalid_argument);
+    CHECK_THROWS_WITH(static_candidates(mesh, scene.V0, std::nan("")), Catch::Contains("dhat"));
+    CHECK_THROWS_WITH(static_candidates(mesh, scene.V0.topRows(3), 0.1), Catch::Contains("rows"));
+    Eigen::MatrixXd bad = scene.V0;
+    bad(4, 1) = std::numeric_limits<double>::infinity();
+    CHECK_THROWS_WITH(static_candidates(mesh, bad, 0.1), Catch::Contains("vertex 4"));
+    CHECK_THROWS_WITH(swept_candidates(mesh, scene.V0, bad, 0.0), Catch::Contains("end positions"));
+    CHECK_THROWS_AS(swept_candidates(mesh, scene.V0, scene.V1, -0.5), invalid_argument);
+    PrimitiveBoxes boxes = static_boxes(mesh, scene.V0, 0.1);
+    boxes.edges.pop_back();
+    CHECK_THROWS_WITH(candidates_from_boxes(mesh, boxes), Catch::Contains("edge boxes"));
+}
+
+TEST_CASE("Index structures answer box queries like brute force", "[broad_phase]")
+{
+    // Boxes of very different sizes, including one huge box (a ground plane).
+    std::mt19937 rng(11);
+    std::uniform_real_distribution<double> u(0, 1);
+    std::vector<AABB> boxes(400);
+    for (AABB& box : boxes) {
+        for (size_t d = 0; d < 3; ++d) {
+            box.lower[d] = u(rng);
+            box.upper[d] = box.lower[d] + 0.05 * u(rng) * u(rng);
+        }
+    }
+    boxes[17].lower = { { -10, -10, -0.1 } };
+    boxes[17].upper = { { 10, 10, 0.1 } };
+    std::vector<Index> ids;
+    for (Index i = 0; i < Index(boxes.size()); i += 2) {
+        ids.push_back(i);
+    }
+    ids.push_back(17);
+    const BruteForce brute(boxes, ids);
+    const BVH bvh(boxes, ids);
+    const SpatialHash hash(boxes, ids);
+    for (size_t q = 0; q < boxes.size(); ++q) {
+        std::vector<Index> expected, from_bvh, from_hash;
+        brute.query(boxes[q], [&](Index id) { expected.push_back(id); });
+        bvh.query(boxes[q], [&](Index id) { from_bvh.push_back(id); });
+        hash.query(boxes[q], [&](Index id) { from_hash.push_back(id); });
+        std::sort(expected.begin(), expected.end());
+        std::sort(from_bvh.begin(), from_bvh.end());
+        std::sort(from_hash.begin(), from_hash.end());
+        CHECK(from_bvh == expected);
+        CHECK(from_hash == expected);
+    }
+    // A query covering everything, and one far away.
+    AABB all;
+    all.lower = { { -100, -100, -100 } };
+    all.upper = { { 100, 100, 100 } };
+    size_t count = 0;
+    hash.query(all, [&](Index) { ++count; });
+    CHECK(count == ids.size());
+    AABB far;
+    far.lower = { { 50, 50, 50 } };
+    far.upper = { { 51, 51, 51 } };
+    count = 0;
+    bvh.query(far, [&](Index) { ++count; });
+    hash.query(far, [&](Index) { ++count; });
+    CHECK(count == 0);
+}
