@@ -426,3 +426,34 @@ TEST_CASE("Index structures answer box queries like brute force", "[broad_phase]
     hash.query(far, [&](Index) { ++count; });
     CHECK(count == 0);
 }
+
+#include <ipc/collisions/minimum_distance.hpp>
+
+TEST_CASE("minimum_distance matches brute force over all admissible pairs", "[broad_phase][minimum_distance]")
+{
+    for (const Scene& scene : ipc::test::all_scenes()) {
+        CAPTURE(scene.name);
+        const CollisionMesh mesh = scene.mesh();
+        for (const Eigen::MatrixXd* V : { &scene.V0, &scene.V1 }) {
+            double expected = std::numeric_limits<double>::infinity();
+            for_each_admissible_pair(mesh, [&](int kind, Index a, Index b) {
+                const double xi = primitive_radius(mesh, kind, 0, a) + primitive_radius(mesh, kind, 1, b);
+                expected = std::min(expected, pair_distance(mesh, *V, kind, a, b) - xi);
+            });
+            for (const BroadPhaseMethod method : { BroadPhaseMethod::bvh, BroadPhaseMethod::sweep_and_prune }) {
+                CHECK(minimum_distance(mesh, *V, method) == Approx(expected).margin(1e-12));
+            }
+        }
+    }
+    // Far-apart primitives need the growing search radius.
+    Eigen::MatrixXd V(2, 3);
+    V << 0, 0, 0, 1000, 0, 0;
+    const CollisionMesh particles(V, Eigen::MatrixXi(), Eigen::MatrixXi(), Eigen::VectorXd::Constant(2, 0.5));
+    CHECK(minimum_distance(particles, V) == Approx(999.0));
+    // No admissible pair at all.
+    Eigen::MatrixXd W(3, 3);
+    W << 0, 0, 0, 1, 0, 0, 0, 1, 0;
+    const CollisionMesh triangle(W, Eigen::MatrixXi(), (Eigen::MatrixXi(1, 3) << 0, 1, 2).finished());
+    CHECK(std::isinf(minimum_distance(triangle, W)));
+    CHECK_THROWS_AS(minimum_distance(triangle, W.topRows(2)), invalid_argument);
+}
