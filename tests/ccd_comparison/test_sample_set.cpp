@@ -20,7 +20,7 @@ namespace {
 template <typename Method>
 ipc::CCDResult run(const Method& method, const ipc_test::SampleQuery& q)
 {
-    const auto& x = q.points;
+    const auto& x = q.query.vertices;
     return q.edge_edge
         ? method.edge_edge_ccd_result(x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7])
         : method.point_triangle_ccd_result(x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7]);
@@ -70,9 +70,9 @@ TEST_CASE("sample CCD queries", "[ccd_comparison][sample_set]")
         const ipc_test::SampleQuery& q = queries[i];
         const ipc::CCDResult inc = run(inclusion, q);
         const ipc::CCDResult rf = run(root_finding, q);
-        inclusion_tally[q.edge_edge].add(q.truth, inc);
-        root_finding_tally[q.edge_edge].add(q.truth, rf);
-        if (q.truth) {
+        inclusion_tally[q.edge_edge].add(q.query.ground_truth, inc);
+        root_finding_tally[q.edge_edge].add(q.query.ground_truth, rf);
+        if (q.query.ground_truth) {
             INFO(q.source << ": inclusion status " << ipc::to_string(inc.status));
             CHECK(inc.collides());
         }

@@ -17,20 +17,28 @@
 /// minimum distance) cannot contain a contact and is discarded. The other
 /// boxes are halved along the dimension whose extent in F is largest (the
 /// parameter width times a bound on |dF/dparameter|), so the resolution stays
-/// balanced, breadth-wise, between t, u and v. Open boxes are kept ordered by
-/// their t lower bound (finer box first among equals): the first box that
-/// passes and is settled (t-width at most `tolerance`, or range entirely
-/// within min_distance, or range as narrow as the rounding bound) starts no
-/// later than any contact, and its t lower bound is the time of impact.
-/// (A purely level-by-level order would have to refine a whole slab of boxes
-/// along degenerate contact sets, such as parallel edges, before settling
-/// any; the earliest-first order dives to the first contact instead.)
+/// balanced between t, u and v. Open boxes are kept ordered by their t lower
+/// bound (finer box first among equals), so the box examined is always the
+/// earliest one that may still hold a contact; the search stops, returning
+/// that box's t lower bound as the time of impact, when
+///  - the box passes and is settled: its t-width is at most `tolerance` (and
+///    its (u, v) extent is as fine), its whole range lies within
+///    min_distance, or its range is as narrow as the rounding bound allows;
+///  - or a box corner already examined is a certified near contact (|F| at
+///    most min_distance + tolerance * rate in every coordinate) at a time
+///    within `tolerance` of the box's t lower bound.
+/// Boxes reaching past a certified near contact are split in t first: their
+/// later part is settled by it anyway. (This, and the earliest-first order
+/// instead of a level-by-level one, keep degenerate contacts such as parallel
+/// edges or a face meeting a flat min_distance slab from multiplying boxes.)
 ///
 /// Guarantees: no false negatives (a query reported as no_hit has no contact
 /// in [0, tmax], rounding included); the returned toi never exceeds the first
 /// time of contact. A reported hit can be spurious only when the primitives
 /// come within about min_distance + tolerance * (their size and speed) in the
-/// infinity norm.
+/// infinity norm, or when the iteration cap stops the search (status
+/// iteration_cap; typical of degenerate configurations such as edges sliding
+/// along each other in contact).
 
 #include <ipc/ccd/ccd_result.hpp>
 #include <ipc/core/error.hpp>
@@ -306,8 +314,10 @@ namespace detail::inclusion {
         // Rounding bound per coordinate. A corner value is computed with at
         // most six roundings on quantities bounded by 2m (m = largest
         // magnitude of a start or end coordinate), which a first-order
-        // analysis bounds by 50 m u; we use 128 m u, plus a few smallest
-        // subnormals for products that underflow.
+        // analysis bounds by 50 m u; we use 128 m u, plus an absolute 2^-1000
+        // that covers products which underflow (each off by at most 2^-1075)
+        // and keeps the bound itself a normal number (subnormal arithmetic
+        // is slow).
         std::array<double, 3> rounding {};
         std::array<double, 3> inflation {};
         for (int k = 0; k < 3; ++k) {
@@ -316,8 +326,7 @@ namespace detail::inclusion {
                 m = std::max(m, std::abs(stencil.start[i][k]));
                 m = std::max(m, std::abs(stencil.start[i][k] + stencil.displacement[i][k]));
             }
-            rounding[k] = 128 * unit_roundoff * m
-                + 64 * std::numeric_limits<double>::denorm_min();
+            rounding[k] = 128 * unit_roundoff * m + 0x1p-1000;
             inflation[k] = stencil.min_distance;
         }
 
@@ -456,6 +465,9 @@ namespace detail::inclusion {
             std::push_heap(open.begin(), open.end(), later);
         }
         open.clear();
+        if (open.capacity() > (std::size_t(1) << 16)) {
+            std::vector<ParameterBox>().swap(open); // give back what a hard query took
+        }
         result.iterations = iterations;
         return result;
     }
@@ -527,8 +539,9 @@ namespace detail::inclusion {
 /// Every call validates its input: the bool shape throws ipc::invalid_argument
 /// naming the problem; the _result shape returns CCDStatus::invalid_input and
 /// never throws. Every call terminates (at most max_iterations boxes, each
-/// costing a few dozen floating-point operations). The work lists are reused
-/// per thread, so calls allocate only while the lists grow.
+/// costing a few dozen floating-point operations). The list of open boxes is
+/// reused per thread, so calls allocate only while it grows (past 65536 boxes
+/// it is released at the end of the call).
 class InclusionCCD {
 public:
     /// Boxes are settled when their t-width is at most this fraction of the
