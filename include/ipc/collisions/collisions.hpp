@@ -1,0 +1,505 @@
+#pragma once
+/// @file
+/// The active constraint set (IPC's C-hat): every primitive pair closer than
+/// its offset plus dhat, stored by the formula its distance uses.
+///
+/// Convention (IPC's multiplicity rule). The barrier energy is the sum, over
+/// every admissible primitive pair (point-triangle, edge-edge, point-edge,
+/// point-point candidates of a CollisionMesh) with d < xi + dhat, of that
+/// pair's barrier. A pair whose closest points are two interiors keeps its own
+/// stencil: point-triangle (FaceVertexCollision) or edge-edge
+/// (EdgeEdgeCollision). A pair whose closest feature is an edge or a vertex
+/// reduces to a point-edge or point-point stencil; several pairs can reduce to
+/// the same stencil (a vertex near an edge shared by two triangles), and they
+/// are then stored once with weight = the number of source pairs (with the
+/// same offset). So the energy equals the sum over source pairs exactly and
+/// stays continuous when a pair changes region.
+///
+/// Edge-edge pairs whose edges are nearly parallel, |ea x eb|^2 < eps_x with
+/// eps_x = 1e-3 |ea_rest|^2 |eb_rest|^2 (IPC eq. 24), are never reduced: they
+/// are kept as EdgeEdgeCollision with their actual distance type so the
+/// mollifier can be applied. Every EdgeEdgeCollision carries eps_x; the
+/// barrier potential multiplies its term by the mollifier (1 when the edges
+/// are far from parallel).
+///
+/// Offsets: a pair's offset is xi = r_a + r_b + dmin, with r the primitives'
+/// radii from the CollisionMesh (largest vertex radius) and dmin an optional
+/// extra uniform offset; activity is d < xi + dhat.
+
+#include <ipc/barrier/offset_barrier.hpp>
+#include <ipc/broad_phase/broad_phase.hpp>
+#include <ipc/broad_phase/candidates.hpp>
+#include <ipc/collisions/detail/parallel_blocks.hpp>
+#include <ipc/core/error.hpp>
+#include <ipc/core/parallel.hpp>
+#include <ipc/core/types.hpp>
+#include <ipc/distance/distance_type.hpp>
+#include <ipc/distance/edge_edge.hpp>
+#include <ipc/distance/edge_edge_mollifier.hpp>
+#include <ipc/distance/point_line.hpp>
+#include <ipc/distance/point_plane.hpp>
+#include <ipc/distance/point_point.hpp>
+#include <ipc/mesh/collision_mesh.hpp>
+
+#include <Eigen/Core>
+
+#include <tsl/robin_map.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <vector>
+
+namespace ipc {
+
+namespace detail {
+    /// Positions of the listed vertices stacked into one vector (3 per vertex).
+    template <std::size_t N>
+    inline Vector<double, 3 * int(N)>
+    gather_positions(const Eigen::Ref<const Eigen::MatrixXd>& V, const std::array<Index, N>& vertices)
+    {
+        Vector<double, 3 * int(N)> x;
+        for (std::size_t i = 0; i < N; ++i) {
+            x.template segment<3>(3 * int(i)) = V.row(vertices[i]).transpose();
+        }
+        return x;
+    }
+} // namespace detail
+
+/// Point-point stencil (vertices v0, v1). Distance formula |v0 - v1|^2.
+struct VertexVertexCollision {
+    static constexpr int num_vertices = 2;
+    std::array<Index, 2> vertices {}; ///< the two vertices
+    double offset = 0;                ///< xi (m)
+    double weight = 1;                ///< number of source pairs merged here
+
+    /// Squared distance (m^2) from the stacked positions x = (v0, v1).
+    double distance_squared(const Vector<double, 6>& x) const
+    {
+        return point_point_distance_squared(x.head<3>(), x.tail<3>());
+    }
+    /// Gradient of the squared distance with respect to x (6).
+    Vector<double, 6> distance_squared_gradient(const Vector<double, 6>& x) const
+    {
+        return point_point_distance_squared_gradient(x.head<3>(), x.tail<3>());
+    }
+    /// Hessian of the squared distance with respect to x (6 x 6).
+    Matrix<double, 6, 6> distance_squared_hessian(const Vector<double, 6>& x) const
+    {
+        return point_point_distance_squared_hessian(x.head<3>(), x.tail<3>());
+    }
+};
+
+/// Point-edge stencil (vertices point, e0, e1), closest point in the edge's
+/// interior. Distance formula: point to the line through e0, e1.
+struct EdgeVertexCollision {
+    static constexpr int num_vertices = 3;
+    std::array<Index, 3> vertices {}; ///< point, edge start, edge end
+    double offset = 0;                ///< xi (m)
+    double weight = 1;                ///< number of source pairs merged here
+
+    /// Squared distance (m^2) from the stacked positions x = (p, e0, e1).
+    double distance_squared(const Vector<double, 9>& x) const
+    {
+        return point_line_distance_squared(x.segment<3>(0), x.segment<3>(3), x.segment<3>(6));
+    }
+    /// Gradient of the squared distance with respect to x (9).
+    Vector<double, 9> distance_squared_gradient(const Vector<double, 9>& x) const
+    {
+        return point_line_distance_squared_gradient(x.segment<3>(0), x.segment<3>(3), x.segment<3>(6));
+    }
+    /// Hessian of the squared distance with respect to x (9 x 9).
+    Matrix<double, 9, 9> distance_squared_hessian(const Vector<double, 9>& x) const
+    {
+        return point_line_distance_squared_hessian(x.segment<3>(0), x.segment<3>(3), x.segment<3>(6));
+    }
+};
+
+/// Edge-edge stencil (ea0, ea1, eb0, eb1) of one edge pair. type is the
+/// distance formula (EA_EB unless the edges are nearly parallel, in which
+/// case it is whatever region the pair was in when the set was built).
+struct EdgeEdgeCollision {
+    static constexpr int num_vertices = 4;
+    std::array<Index, 4> vertices {};  ///< ea0, ea1, eb0, eb1
+    Index edge0 = 0, edge1 = 0;        ///< the two edges (rows of mesh.edges())
+    EdgeEdgeDistanceType type = EdgeEdgeDistanceType::EA_EB; ///< distance formula
+    double offset = 0;                 ///< xi (m)
+    double mollifier_threshold = 0;    ///< eps_x (m^4) from the rest positions
+    double weight = 1;                 ///< always 1 (never merged)
+
+    /// Squared distance (m^2) from the stacked positions x = (ea0, ea1, eb0, eb1).
+    double distance_squared(const Vector<double, 12>& x) const
+    {
+        return edge_edge_distance_squared(x.segment<3>(0), x.segment<3>(3), x.segment<3>(6), x.segment<3>(9), type);
+    }
+    /// Gradient of the squared distance with respect to x (12).
+    Vector<double, 12> distance_squared_gradient(const Vector<double, 12>& x) const
+    {
+        return edge_edge_distance_squared_gradient(
+            x.segment<3>(0), x.segment<3>(3), x.segment<3>(6), x.segment<3>(9), type);
+    }
+    /// Hessian of the squared distance with respect to x (12 x 12).
+    Matrix<double, 12, 12> distance_squared_hessian(const Vector<double, 12>& x) const
+    {
+        return edge_edge_distance_squared_hessian(
+            x.segment<3>(0), x.segment<3>(3), x.segment<3>(6), x.segment<3>(9), type);
+    }
+};
+
+/// Point-triangle stencil (p, t0, t1, t2), closest point in the triangle's
+/// interior. Distance formula: point to the triangle's plane.
+struct FaceVertexCollision {
+    static constexpr int num_vertices = 4;
+    std::array<Index, 4> vertices {}; ///< point, t0, t1, t2
+    Index face = 0;                   ///< row of mesh.faces()
+    double offset = 0;                ///< xi (m)
+    double weight = 1;                ///< always 1 (never merged)
+
+    /// Squared distance (m^2) from the stacked positions x = (p, t0, t1, t2).
+    double distance_squared(const Vector<double, 12>& x) const
+    {
+        return point_plane_distance_squared(x.segment<3>(0), x.segment<3>(3), x.segment<3>(6), x.segment<3>(9));
+    }
+    /// Gradient of the squared distance with respect to x (12).
+    Vector<double, 12> distance_squared_gradient(const Vector<double, 12>& x) const
+    {
+        return point_plane_distance_squared_gradient(
+            x.segment<3>(0), x.segment<3>(3), x.segment<3>(6), x.segment<3>(9));
+    }
+    /// Hessian of the squared distance with respect to x (12 x 12).
+    Matrix<double, 12, 12> distance_squared_hessian(const Vector<double, 12>& x) const
+    {
+        return point_plane_distance_squared_hessian(
+            x.segment<3>(0), x.segment<3>(3), x.segment<3>(6), x.segment<3>(9));
+    }
+};
+
+/// The active set of contact stencils at one configuration (3D meshes).
+class Collisions {
+public:
+    std::vector<VertexVertexCollision> vertex_vertex; ///< merged point-point stencils
+    std::vector<EdgeVertexCollision> edge_vertex;     ///< merged point-edge stencils
+    std::vector<EdgeEdgeCollision> edge_edge;         ///< edge-edge pairs (interior or mollified)
+    std::vector<FaceVertexCollision> face_vertex;     ///< point-triangle pairs (interior)
+
+    /// Builds the set from precomputed candidate pairs (any superset of the
+    /// pairs within xi + dhat, e.g. from a broad phase with inflation
+    /// dhat + dmin).
+    /// @param candidates  pairs to test (pairs sharing a vertex are skipped)
+    /// @param mesh        the collision mesh (3D), radii give the offsets
+    /// @param V           positions, mesh.num_vertices() x 3 (m)
+    /// @param dhat        activation distance (m), > 0
+    /// @param dmin        extra offset added to every pair's xi (m), >= 0
+    /// Throws ipc::invalid_argument for non-finite positions, wrong sizes,
+    /// bad dhat/dmin or out-of-range candidate indices, and
+    /// ipc::degenerate_geometry for an edge-edge pair with a zero-length rest
+    /// edge. Runs in parallel; the result does not depend on the thread count.
+    void build(const Candidates& candidates, const CollisionMesh& mesh,
+               const Eigen::Ref<const Eigen::MatrixXd>& V, double dhat, double dmin = 0);
+
+    /// Builds the set at positions V: static broad phase (boxes inflated by
+    /// the radii and dhat + dmin, with the given method) then build() from the
+    /// candidates. Parameters and exceptions as above.
+    void build(const CollisionMesh& mesh, const Eigen::Ref<const Eigen::MatrixXd>& V, double dhat,
+               double dmin = 0, BroadPhaseMethod method = BroadPhaseMethod::bvh)
+    {
+        require(std::isfinite(dhat) && dhat > 0, "Collisions::build: dhat must be finite and positive, got ", dhat);
+        require(std::isfinite(dmin) && dmin >= 0, "Collisions::build: dmin must be finite and non-negative, got ",
+                dmin);
+        require(mesh.dim() == 3, "Collisions::build: only 3D meshes are supported, got a ", mesh.dim(), "D mesh");
+        mesh.check_positions(V, "Collisions::build: positions");
+        build(static_candidates(mesh, V, dhat + dmin, method), mesh, V, dhat, dmin);
+    }
+
+    /// Total number of stencils.
+    std::size_t size() const
+    {
+        return vertex_vertex.size() + edge_vertex.size() + edge_edge.size() + face_vertex.size();
+    }
+    /// True when no pair is active.
+    bool empty() const { return size() == 0; }
+    /// Removes every stencil.
+    void clear()
+    {
+        vertex_vertex.clear();
+        edge_vertex.clear();
+        edge_edge.clear();
+        face_vertex.clear();
+    }
+
+    /// Activation distance (m) of the last build.
+    double dhat() const { return dhat_; }
+    /// Extra offset (m) of the last build.
+    double dmin() const { return dmin_; }
+
+private:
+    double dhat_ = 0;
+    double dmin_ = 0;
+};
+
+// ===========================================================================
+// Implementation
+
+namespace detail {
+
+    /// A reduced point-point (vertices[2] < 0) or point-edge stencil waiting
+    /// to be merged with its duplicates.
+    struct ReducedPair {
+        std::array<Index, 3> vertices;
+        double offset;
+    };
+
+    struct ReducedPairHash {
+        std::size_t operator()(const ReducedPair& r) const
+        {
+            std::uint64_t offset_bits;
+            std::memcpy(&offset_bits, &r.offset, sizeof offset_bits);
+            std::uint64_t h = 0x9E3779B97F4A7C15ull;
+            for (const Index v : r.vertices) {
+                h ^= std::uint64_t(v) + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
+            }
+            h ^= offset_bits + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
+            return std::size_t(h);
+        }
+    };
+    struct ReducedPairEqual {
+        bool operator()(const ReducedPair& a, const ReducedPair& b) const
+        {
+            return a.vertices == b.vertices && a.offset == b.offset;
+        }
+    };
+
+    inline ReducedPair reduced_point_point(Index a, Index b, double offset)
+    {
+        return { { { std::min(a, b), std::max(a, b), Index(-1) } }, offset };
+    }
+    inline ReducedPair reduced_point_edge(Index p, Index e0, Index e1, double offset)
+    {
+        return { { { p, std::min(e0, e1), std::max(e0, e1) } }, offset };
+    }
+
+    /// What one block of candidates produced.
+    struct CollisionBlock {
+        std::vector<EdgeEdgeCollision> edge_edge;
+        std::vector<FaceVertexCollision> face_vertex;
+        std::vector<ReducedPair> reduced;
+    };
+
+    inline Eigen::Vector3d row3(const Eigen::Ref<const Eigen::MatrixXd>& V, Index i)
+    {
+        return Eigen::Vector3d(V(i, 0), V(i, 1), V(i, 2));
+    }
+
+    /// Relative slack on the cheap lower-bound rejections so that rounding
+    /// never rejects a pair the exact activity test would keep.
+    inline constexpr double rejection_slack = 1 + 1e-9;
+
+} // namespace detail
+
+inline void Collisions::build(const Candidates& candidates, const CollisionMesh& mesh,
+                              const Eigen::Ref<const Eigen::MatrixXd>& V, double dhat, double dmin)
+{
+    require(mesh.dim() == 3, "Collisions::build: only 3D meshes are supported, got a ", mesh.dim(), "D mesh");
+    mesh.check_positions(V, "Collisions::build: positions");
+    require(std::isfinite(dhat) && dhat > 0, "Collisions::build: dhat must be finite and positive, got ", dhat);
+    require(std::isfinite(dmin) && dmin >= 0, "Collisions::build: dmin must be finite and non-negative, got ", dmin);
+    const Index nv = mesh.num_vertices(), ne = mesh.num_edges(), nf = mesh.num_faces();
+    for (const auto& c : candidates.vertex_vertex) {
+        require(c.v0 >= 0 && c.v0 < nv && c.v1 >= 0 && c.v1 < nv, "Collisions::build: vertex-vertex candidate (",
+                c.v0, ", ", c.v1, ") is out of range (", nv, " vertices)");
+    }
+    for (const auto& c : candidates.edge_vertex) {
+        require(c.edge >= 0 && c.edge < ne && c.vertex >= 0 && c.vertex < nv,
+                "Collisions::build: edge-vertex candidate (edge ", c.edge, ", vertex ", c.vertex,
+                ") is out of range (", ne, " edges, ", nv, " vertices)");
+    }
+    for (const auto& c : candidates.edge_edge) {
+        require(c.edge0 >= 0 && c.edge0 < ne && c.edge1 >= 0 && c.edge1 < ne, "Collisions::build: edge-edge candidate (",
+                c.edge0, ", ", c.edge1, ") is out of range (", ne, " edges)");
+    }
+    for (const auto& c : candidates.face_vertex) {
+        require(c.face >= 0 && c.face < nf && c.vertex >= 0 && c.vertex < nv,
+                "Collisions::build: face-vertex candidate (face ", c.face, ", vertex ", c.vertex,
+                ") is out of range (", nf, " faces, ", nv, " vertices)");
+    }
+
+    clear();
+    dhat_ = dhat;
+    dmin_ = dmin;
+    const Eigen::MatrixXi& E = mesh.edges();
+    const Eigen::MatrixXi& F = mesh.faces();
+    const Eigen::MatrixXd& rest = mesh.rest_positions();
+    using detail::row3;
+
+    // Point-point candidates.
+    const auto vv_blocks = detail::process_in_blocks<detail::CollisionBlock>(
+        candidates.vertex_vertex.size(), [&](std::size_t i, detail::CollisionBlock& out) {
+            const auto& c = candidates.vertex_vertex[i];
+            if (c.v0 == c.v1) {
+                return;
+            }
+            const double xi = mesh.vertex_vertex_offset(c.v0, c.v1) + dmin;
+            const double d2 = (row3(V, c.v0) - row3(V, c.v1)).squaredNorm();
+            if (offset_barrier_active(d2, xi, dhat)) {
+                out.reduced.push_back(detail::reduced_point_point(c.v0, c.v1, xi));
+            }
+        });
+
+    // Point-edge candidates.
+    const auto ev_blocks = detail::process_in_blocks<detail::CollisionBlock>(
+        candidates.edge_vertex.size(), [&](std::size_t i, detail::CollisionBlock& out) {
+            const auto& c = candidates.edge_vertex[i];
+            const Index p = c.vertex, e0 = E(c.edge, 0), e1 = E(c.edge, 1);
+            if (p == e0 || p == e1) {
+                return;
+            }
+            const double xi = mesh.edge_vertex_offset(c.edge, p) + dmin;
+            const auto cl = detail::classify_point_edge<double, 3>(row3(V, p), row3(V, e0), row3(V, e1));
+            if (!offset_barrier_active(cl.distance_squared, xi, dhat)) {
+                return;
+            }
+            switch (cl.type) {
+            case PointEdgeDistanceType::P_E0: out.reduced.push_back(detail::reduced_point_point(p, e0, xi)); break;
+            case PointEdgeDistanceType::P_E1: out.reduced.push_back(detail::reduced_point_point(p, e1, xi)); break;
+            case PointEdgeDistanceType::P_E: out.reduced.push_back(detail::reduced_point_edge(p, e0, e1, xi)); break;
+            }
+        });
+
+    // Edge-edge candidates.
+    const auto ee_blocks = detail::process_in_blocks<detail::CollisionBlock>(
+        candidates.edge_edge.size(), [&](std::size_t i, detail::CollisionBlock& out) {
+            const auto& c = candidates.edge_edge[i];
+            const Index a0 = E(c.edge0, 0), a1 = E(c.edge0, 1), b0 = E(c.edge1, 0), b1 = E(c.edge1, 1);
+            if (a0 == b0 || a0 == b1 || a1 == b0 || a1 == b1) {
+                return;
+            }
+            const double xi = mesh.edge_edge_offset(c.edge0, c.edge1) + dmin;
+            const double reach = xi + dhat;
+            const Eigen::Vector3d pa0 = row3(V, a0), pa1 = row3(V, a1), pb0 = row3(V, b0), pb1 = row3(V, b1);
+            const Eigen::Vector3d u = pa1 - pa0, v = pb1 - pb0;
+            const Eigen::Vector3d m = u.cross(v);
+            const double mm = m.squaredNorm();
+            // The distance between the two lines bounds the segment distance
+            // from below (only trusted away from parallel).
+            if (mm > 1e-6 * u.squaredNorm() * v.squaredNorm()) {
+                const double h = (pa0 - pb0).dot(m);
+                if (h * h > detail::rejection_slack * reach * reach * mm) {
+                    return;
+                }
+            }
+            const auto cl = detail::classify_edge_edge<double>(pa0, pa1, pb0, pb1);
+            if (!offset_barrier_active(cl.distance_squared, xi, dhat)) {
+                return;
+            }
+            const double eps_x = edge_edge_mollifier_threshold(row3(rest, a0), row3(rest, a1), row3(rest, b0), row3(rest, b1));
+            using Type = EdgeEdgeDistanceType;
+            if (cl.type == Type::EA_EB || mm < eps_x) {
+                EdgeEdgeCollision ee;
+                ee.vertices = { { a0, a1, b0, b1 } };
+                ee.edge0 = c.edge0;
+                ee.edge1 = c.edge1;
+                ee.type = cl.type;
+                ee.offset = xi;
+                ee.mollifier_threshold = eps_x;
+                out.edge_edge.push_back(ee);
+                return;
+            }
+            switch (cl.type) {
+            case Type::EA0_EB0: out.reduced.push_back(detail::reduced_point_point(a0, b0, xi)); break;
+            case Type::EA0_EB1: out.reduced.push_back(detail::reduced_point_point(a0, b1, xi)); break;
+            case Type::EA1_EB0: out.reduced.push_back(detail::reduced_point_point(a1, b0, xi)); break;
+            case Type::EA1_EB1: out.reduced.push_back(detail::reduced_point_point(a1, b1, xi)); break;
+            case Type::EA_EB0: out.reduced.push_back(detail::reduced_point_edge(b0, a0, a1, xi)); break;
+            case Type::EA_EB1: out.reduced.push_back(detail::reduced_point_edge(b1, a0, a1, xi)); break;
+            case Type::EA0_EB: out.reduced.push_back(detail::reduced_point_edge(a0, b0, b1, xi)); break;
+            case Type::EA1_EB: out.reduced.push_back(detail::reduced_point_edge(a1, b0, b1, xi)); break;
+            case Type::EA_EB: break;
+            }
+        });
+
+    // Point-triangle candidates.
+    const auto fv_blocks = detail::process_in_blocks<detail::CollisionBlock>(
+        candidates.face_vertex.size(), [&](std::size_t i, detail::CollisionBlock& out) {
+            const auto& c = candidates.face_vertex[i];
+            const Index p = c.vertex, t0 = F(c.face, 0), t1 = F(c.face, 1), t2 = F(c.face, 2);
+            if (p == t0 || p == t1 || p == t2) {
+                return;
+            }
+            const double xi = mesh.face_vertex_offset(c.face, p) + dmin;
+            const double reach = xi + dhat;
+            const Eigen::Vector3d pp = row3(V, p), pt0 = row3(V, t0), pt1 = row3(V, t1), pt2 = row3(V, t2);
+            const Eigen::Vector3d n = (pt1 - pt0).cross(pt2 - pt0);
+            const double nn = n.squaredNorm();
+            // The distance to the plane bounds the distance from below.
+            if (nn > 0) {
+                const double h = (pp - pt0).dot(n);
+                if (h * h > detail::rejection_slack * reach * reach * nn) {
+                    return;
+                }
+            }
+            const auto cl = detail::classify_point_triangle<double>(pp, pt0, pt1, pt2);
+            if (!offset_barrier_active(cl.distance_squared, xi, dhat)) {
+                return;
+            }
+            using Type = PointTriangleDistanceType;
+            switch (cl.type) {
+            case Type::P_T: {
+                FaceVertexCollision fv;
+                fv.vertices = { { p, t0, t1, t2 } };
+                fv.face = c.face;
+                fv.offset = xi;
+                out.face_vertex.push_back(fv);
+                break;
+            }
+            case Type::P_T0: out.reduced.push_back(detail::reduced_point_point(p, t0, xi)); break;
+            case Type::P_T1: out.reduced.push_back(detail::reduced_point_point(p, t1, xi)); break;
+            case Type::P_T2: out.reduced.push_back(detail::reduced_point_point(p, t2, xi)); break;
+            case Type::P_E0: out.reduced.push_back(detail::reduced_point_edge(p, t0, t1, xi)); break;
+            case Type::P_E1: out.reduced.push_back(detail::reduced_point_edge(p, t1, t2, xi)); break;
+            case Type::P_E2: out.reduced.push_back(detail::reduced_point_edge(p, t2, t0, xi)); break;
+            }
+        });
+
+    // Concatenate in candidate order and merge the reduced stencils.
+    tsl::robin_map<detail::ReducedPair, std::size_t, detail::ReducedPairHash, detail::ReducedPairEqual> index;
+    const auto merge = [&](const std::vector<detail::CollisionBlock>& blocks) {
+        for (const auto& block : blocks) {
+            edge_edge.insert(edge_edge.end(), block.edge_edge.begin(), block.edge_edge.end());
+            face_vertex.insert(face_vertex.end(), block.face_vertex.begin(), block.face_vertex.end());
+            for (const detail::ReducedPair& r : block.reduced) {
+                const bool is_point_point = r.vertices[2] < 0;
+                const auto found = index.find(r);
+                if (found != index.end()) {
+                    if (is_point_point) {
+                        vertex_vertex[found->second].weight += 1;
+                    } else {
+                        edge_vertex[found->second].weight += 1;
+                    }
+                    continue;
+                }
+                if (is_point_point) {
+                    index.emplace(r, vertex_vertex.size());
+                    VertexVertexCollision vv;
+                    vv.vertices = { { r.vertices[0], r.vertices[1] } };
+                    vv.offset = r.offset;
+                    vertex_vertex.push_back(vv);
+                } else {
+                    index.emplace(r, edge_vertex.size());
+                    EdgeVertexCollision ev;
+                    ev.vertices = r.vertices;
+                    ev.offset = r.offset;
+                    edge_vertex.push_back(ev);
+                }
+            }
+        }
+    };
+    merge(vv_blocks);
+    merge(ev_blocks);
+    merge(ee_blocks);
+    merge(fv_blocks);
+}
+
+} // namespace ipc

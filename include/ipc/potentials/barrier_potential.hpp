@@ -1,0 +1,288 @@
+#pragma once
+/// @file
+/// The barrier potential over a mesh: B(x) = kappa * sum_k w_k m_k(x) b(d_k^2 - xi_k^2, 2 xi_k dhat + dhat^2)
+/// over the stencils of a Collisions set, with w_k the stencil's weight
+/// (multiplicity), m_k the edge-edge mollifier (1 for the other stencils), xi_k
+/// its offset and b the barrier shape (ClampedLogBarrier by default).
+///
+/// kappa (the barrier stiffness) is inside the potential: every value,
+/// gradient and Hessian returned here is already multiplied by it. Use
+/// stiffness 1 to get the unscaled sum (e.g. for initial_barrier_stiffness).
+///
+/// Gradients are dense, 3 n entries ordered x, y, z per vertex; Hessians are
+/// Eigen::SparseMatrix<double> (3n x 3n, column-major). Assembly is parallel,
+/// lock-free and deterministic (bit-identical for any thread count).
+
+#include <ipc/barrier/clamped_log_barrier.hpp>
+#include <ipc/barrier/offset_barrier.hpp>
+#include <ipc/collisions/collisions.hpp>
+#include <ipc/core/error.hpp>
+#include <ipc/core/psd_projection.hpp>
+#include <ipc/distance/edge_edge_mollifier.hpp>
+#include <ipc/mesh/collision_mesh.hpp>
+#include <ipc/potentials/stencil_assembly.hpp>
+
+#include <Eigen/Core>
+#include <Eigen/SparseCore>
+
+#include <cmath>
+
+namespace ipc {
+
+/// Barrier potential of a contact set; see the file comment. Barrier is a
+/// shape policy (ClampedLogBarrier, CubicBarrier, ...).
+template <typename Barrier = ClampedLogBarrier> class BarrierPotential {
+public:
+    /// @param dhat       activation distance (m), > 0; must equal the dhat the
+    ///                   Collisions set was built with
+    /// @param stiffness  barrier stiffness kappa (energy per unit barrier), > 0
+    /// Throws ipc::invalid_argument for non-finite or non-positive values.
+    explicit BarrierPotential(double dhat, double stiffness = 1.0)
+    {
+        require(std::isfinite(dhat) && dhat > 0, "BarrierPotential: dhat must be finite and positive, got ", dhat);
+        dhat_ = dhat;
+        set_stiffness(stiffness);
+    }
+
+    /// Activation distance (m).
+    double dhat() const { return dhat_; }
+    /// Barrier stiffness kappa.
+    double stiffness() const { return stiffness_; }
+    /// Sets kappa (> 0, finite).
+    void set_stiffness(double stiffness)
+    {
+        require(std::isfinite(stiffness) && stiffness > 0,
+                "BarrierPotential: stiffness must be finite and positive, got ", stiffness);
+        stiffness_ = stiffness;
+    }
+
+    // ------------------------------------------------------------ one stencil
+
+    /// Energy kappa w m b of one stencil at stacked positions x (3 per
+    /// vertex, in the stencil's vertex order). Returns +infinity when the
+    /// stencil is at or inside its offset (no validation: hot kernel).
+    template <typename Collision>
+    double stencil_energy(const Collision& c, const Vector<double, 3 * Collision::num_vertices>& x) const
+    {
+        const double d2 = c.distance_squared(x);
+        double value = stiffness_ * c.weight * offset_barrier<Barrier>(d2, c.offset, dhat_);
+        if constexpr (std::is_same_v<Collision, EdgeEdgeCollision>) {
+            if (value != 0) {
+                value *= mollifier(c, x);
+            }
+        }
+        return value;
+    }
+
+    /// Gradient of stencil_energy with respect to x (3 * num_vertices).
+    template <typename Collision>
+    Vector<double, 3 * Collision::num_vertices>
+    stencil_gradient(const Collision& c, const Vector<double, 3 * Collision::num_vertices>& x) const
+    {
+        using Gradient = Vector<double, 3 * Collision::num_vertices>;
+        const double d2 = c.distance_squared(x);
+        const double db = offset_barrier_first_derivative<Barrier>(d2, c.offset, dhat_);
+        if (db == 0) {
+            return Gradient::Zero();
+        }
+        const double scale = stiffness_ * c.weight;
+        Gradient g = (scale * db) * c.distance_squared_gradient(x);
+        if constexpr (std::is_same_v<Collision, EdgeEdgeCollision>) {
+            const double cross = cross_squarednorm(x);
+            if (cross < c.mollifier_threshold) {
+                const double m = edge_edge_mollifier(cross, c.mollifier_threshold);
+                const double b = offset_barrier<Barrier>(d2, c.offset, dhat_);
+                g *= m;
+                g += (scale * b * edge_edge_mollifier_gradient(cross, c.mollifier_threshold))
+                    * edge_edge_cross_squarednorm_gradient(x.template segment<3>(0), x.template segment<3>(3),
+                                                           x.template segment<3>(6), x.template segment<3>(9));
+            }
+        }
+        return g;
+    }
+
+    /// Hessian of stencil_energy with respect to x, optionally projected to
+    /// the positive semi-definite cone.
+    template <typename Collision>
+    Matrix<double, 3 * Collision::num_vertices, 3 * Collision::num_vertices>
+    stencil_hessian(const Collision& c, const Vector<double, 3 * Collision::num_vertices>& x,
+                    PSDProjection projection = PSDProjection::none) const
+    {
+        constexpr int n = 3 * Collision::num_vertices;
+        using Hessian = Matrix<double, n, n>;
+        const double d2 = c.distance_squared(x);
+        const double db = offset_barrier_first_derivative<Barrier>(d2, c.offset, dhat_);
+        const double d2b = offset_barrier_second_derivative<Barrier>(d2, c.offset, dhat_);
+        if (db == 0 && d2b == 0) {
+            return Hessian::Zero();
+        }
+        const double scale = stiffness_ * c.weight;
+        const Vector<double, n> g = c.distance_squared_gradient(x);
+        Hessian H = c.distance_squared_hessian(x);
+        H *= scale * db;
+        H.noalias() += (scale * d2b) * g * g.transpose();
+        if constexpr (std::is_same_v<Collision, EdgeEdgeCollision>) {
+            const double cross = cross_squarednorm(x);
+            if (cross < c.mollifier_threshold) {
+                const auto a0 = x.template segment<3>(0), a1 = x.template segment<3>(3);
+                const auto b0 = x.template segment<3>(6), b1 = x.template segment<3>(9);
+                const double eps = c.mollifier_threshold;
+                const double m = edge_edge_mollifier(cross, eps);
+                const double b = offset_barrier<Barrier>(d2, c.offset, dhat_);
+                const Vector<double, 12> grad_m = edge_edge_mollifier_gradient(a0, a1, b0, b1, eps);
+                const Hessian hess_m = edge_edge_mollifier_hessian(a0, a1, b0, b1, eps);
+                H *= m;
+                H.noalias() += (scale * db) * (g * grad_m.transpose() + grad_m * g.transpose());
+                H.noalias() += (scale * b) * hess_m;
+            }
+        }
+        if (projection != PSDProjection::none) {
+            return project_to_psd(H, projection);
+        }
+        return H;
+    }
+
+    // ------------------------------------------------------------ whole mesh
+
+    /// Barrier energy (kappa included) of the set at positions V
+    /// (mesh.num_vertices() x 3, m). Throws ipc::invalid_argument for bad
+    /// positions or stencil indices out of range, and ipc::penetration when a
+    /// stencil is at or inside its offset (naming it).
+    double operator()(const Collisions& collisions, const CollisionMesh& mesh,
+                      const Eigen::Ref<const Eigen::MatrixXd>& V) const
+    {
+        const detail::StencilAssembly assembly = prepare(collisions, mesh, V, "BarrierPotential");
+        return assembly.sum([&](Index k) {
+            return visit(collisions, V, k, [&](const auto& c, const auto& x) { return stencil_energy(c, x); });
+        });
+    }
+
+    /// Gradient (3 n entries, x y z per vertex) of the barrier energy.
+    /// Validates as operator().
+    Eigen::VectorXd gradient(const Collisions& collisions, const CollisionMesh& mesh,
+                             const Eigen::Ref<const Eigen::MatrixXd>& V) const
+    {
+        const detail::StencilAssembly assembly = prepare(collisions, mesh, V, "BarrierPotential::gradient");
+        return assembly.gradient([&](Index k, Vector<double, 12>& out) {
+            visit(collisions, V, k, [&](const auto& c, const auto& x) {
+                const auto g = stencil_gradient(c, x);
+                out.head(g.size()) = g;
+                return 0.0;
+            });
+        });
+    }
+
+    /// Sparse Hessian (3n x 3n) of the barrier energy, each stencil's block
+    /// projected to PSD first when projection is not none. Validates as
+    /// operator().
+    Eigen::SparseMatrix<double> hessian(const Collisions& collisions, const CollisionMesh& mesh,
+                                        const Eigen::Ref<const Eigen::MatrixXd>& V,
+                                        PSDProjection projection = PSDProjection::none) const
+    {
+        const detail::StencilAssembly assembly = prepare(collisions, mesh, V, "BarrierPotential::hessian");
+        return assembly.hessian([&](Index k, Matrix<double, 12, 12>& out) {
+            visit(collisions, V, k, [&](const auto& c, const auto& x) {
+                const auto H = stencil_hessian(c, x, projection);
+                out.topLeftCorner(H.rows(), H.cols()) = H;
+                return 0.0;
+            });
+        });
+    }
+
+private:
+    static double cross_squarednorm(const Vector<double, 12>& x)
+    {
+        return (x.segment<3>(3) - x.segment<3>(0)).cross(x.segment<3>(9) - x.segment<3>(6)).squaredNorm();
+    }
+
+    static double mollifier(const EdgeEdgeCollision& c, const Vector<double, 12>& x)
+    {
+        const double cross = cross_squarednorm(x);
+        return cross < c.mollifier_threshold ? edge_edge_mollifier(cross, c.mollifier_threshold) : 1.0;
+    }
+
+    /// Calls f(collision, stacked positions) for stencil k of the
+    /// concatenation (vertex_vertex, edge_vertex, edge_edge, face_vertex).
+    template <typename F>
+    static double visit(const Collisions& collisions, const Eigen::Ref<const Eigen::MatrixXd>& V, Index k, const F& f)
+    {
+        std::size_t i = std::size_t(k);
+        if (i < collisions.vertex_vertex.size()) {
+            const auto& c = collisions.vertex_vertex[i];
+            return f(c, detail::gather_positions(V, c.vertices));
+        }
+        i -= collisions.vertex_vertex.size();
+        if (i < collisions.edge_vertex.size()) {
+            const auto& c = collisions.edge_vertex[i];
+            return f(c, detail::gather_positions(V, c.vertices));
+        }
+        i -= collisions.edge_vertex.size();
+        if (i < collisions.edge_edge.size()) {
+            const auto& c = collisions.edge_edge[i];
+            return f(c, detail::gather_positions(V, c.vertices));
+        }
+        i -= collisions.edge_edge.size();
+        const auto& c = collisions.face_vertex[i];
+        return f(c, detail::gather_positions(V, c.vertices));
+    }
+
+    /// Validates the input, checks that no stencil is at or inside its offset
+    /// and returns the stencils' assembly.
+    detail::StencilAssembly prepare(const Collisions& collisions, const CollisionMesh& mesh,
+                                    const Eigen::Ref<const Eigen::MatrixXd>& V, const char* who) const
+    {
+        require(mesh.dim() == 3, who, ": only 3D meshes are supported");
+        mesh.check_positions(V, who);
+        const Index nv = mesh.num_vertices();
+        const std::size_t nvv = collisions.vertex_vertex.size(), nev = collisions.edge_vertex.size(),
+                          nee = collisions.edge_edge.size();
+        const auto vertices_of = [&](Index k) {
+            detail::StencilVertices s;
+            std::size_t i = std::size_t(k);
+            const auto copy = [&](const auto& ids) {
+                s.size = int(ids.size());
+                for (std::size_t a = 0; a < ids.size(); ++a) {
+                    require(ids[a] >= 0 && ids[a] < nv, who, ": contact stencil ", k, " references vertex ",
+                            ids[a], " but the mesh has ", nv, " vertices");
+                    s.vertices[a] = ids[a];
+                }
+            };
+            if (i < nvv) {
+                copy(collisions.vertex_vertex[i].vertices);
+            } else if ((i -= nvv) < nev) {
+                copy(collisions.edge_vertex[i].vertices);
+            } else if ((i -= nev) < nee) {
+                copy(collisions.edge_edge[i].vertices);
+            } else {
+                copy(collisions.face_vertex[i - nee].vertices);
+            }
+            return s;
+        };
+        detail::StencilAssembly assembly(nv, Index(collisions.size()), vertices_of);
+        // Penetration check (parallel, first offender reported).
+        std::vector<unsigned char> inside(collisions.size(), 0);
+        detail::guarded_parallel_for(0, std::ptrdiff_t(collisions.size()), [&](std::ptrdiff_t k) {
+            visit(collisions, V, Index(k), [&](const auto& c, const auto& x) {
+                const double d2 = c.distance_squared(x);
+                inside[std::size_t(k)] = !(offset_barrier_argument(d2, c.offset) > 0);
+                return 0.0;
+            });
+        });
+        for (std::size_t k = 0; k < inside.size(); ++k) {
+            if (inside[k]) {
+                const detail::StencilVertices& s = assembly.stencil(Index(k));
+                const double d2 = visit(collisions, V, Index(k), [&](const auto& c, const auto& x) { return c.distance_squared(x); });
+                const double xi = visit(collisions, V, Index(k), [&](const auto& c, const auto&) { return c.offset; });
+                throw penetration(detail::concat(who, ": contact stencil ", k, " (vertices ", s.vertices[0], ", ",
+                                                 s.vertices[1], s.size > 2 ? ", ..." : "", ") has distance ",
+                                                 std::sqrt(d2), " <= its offset ", xi));
+            }
+        }
+        return assembly;
+    }
+
+    double dhat_ = 0;
+    double stiffness_ = 1;
+};
+
+} // namespace ipc

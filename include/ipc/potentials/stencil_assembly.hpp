@@ -1,0 +1,289 @@
+#pragma once
+/// @file
+/// Deterministic, lock-free parallel assembly of per-stencil terms (a stencil
+/// is a small set of at most four mesh vertices: a contact pair, a triangle)
+/// into mesh-level sums, gradients and sparse Hessians.
+///
+/// Stencils are greedily coloured so that two stencils of one colour share no
+/// vertex; colours are processed one after another and the stencils of a
+/// colour in parallel, each adding its local block straight into the global
+/// array. Every global entry therefore receives its contributions in colour
+/// order, whatever the number of threads: the result is bit-identical for 1
+/// and N threads, without atomics, locks or per-thread copies.
+///
+/// The degrees of freedom are ordered x, y, z per vertex, vertex after vertex
+/// (index 3 v + c).
+
+#include <ipc/collisions/detail/parallel_blocks.hpp>
+#include <ipc/core/error.hpp>
+#include <ipc/core/parallel.hpp>
+#include <ipc/core/types.hpp>
+
+#include <Eigen/Core>
+#include <Eigen/SparseCore>
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <exception>
+#include <limits>
+#include <numeric>
+#include <vector>
+
+namespace ipc::detail {
+
+/// Vertex indices of one stencil: the first `size` entries of `vertices`.
+struct StencilVertices {
+    std::array<Index, 4> vertices {};
+    int size = 0;
+};
+
+/// The stencils of a sum, coloured for conflict-free parallel scatter, and the
+/// sparsity pattern of their Hessian.
+class StencilAssembly {
+public:
+    /// Colours the stencils. stencil(k) returns the StencilVertices of stencil
+    /// k in [0, num_stencils); every index must lie in [0, num_vertices).
+    template <typename StencilFn>
+    StencilAssembly(Index num_vertices, Index num_stencils, const StencilFn& stencil)
+        : num_vertices_(num_vertices)
+    {
+        stencils_.resize(size_t(num_stencils));
+        for (Index k = 0; k < num_stencils; ++k) {
+            stencils_[size_t(k)] = stencil(k);
+        }
+        colour();
+    }
+
+    /// Number of vertices of the mesh.
+    Index num_vertices() const { return num_vertices_; }
+    /// Number of stencils.
+    Index num_stencils() const { return Index(stencils_.size()); }
+    /// The vertices of stencil k.
+    const StencilVertices& stencil(Index k) const { return stencils_[size_t(k)]; }
+
+    /// Sum over stencils of value(k), added in stencil order (deterministic).
+    /// value(k) is evaluated in parallel.
+    template <typename ValueFn> double sum(const ValueFn& value) const
+    {
+        std::vector<double> values(stencils_.size());
+        guarded_parallel_for(0, std::ptrdiff_t(values.size()), [&](std::ptrdiff_t k) {
+            values[size_t(k)] = value(Index(k));
+        });
+        double total = 0;
+        for (const double v : values) {
+            total += v;
+        }
+        return total;
+    }
+
+    /// Dense gradient (3 num_vertices entries). local(k, g) must write the
+    /// 3 size(k) entries of stencil k's gradient at the head of the
+    /// 12-vector g (its vertices in stencil order).
+    template <typename LocalGradientFn> Eigen::VectorXd gradient(const LocalGradientFn& local) const
+    {
+        Eigen::VectorXd g = Eigen::VectorXd::Zero(3 * num_vertices_);
+        for (size_t c = 0; c + 1 < colour_start_.size(); ++c) {
+            const std::ptrdiff_t begin = colour_start_[c], end = colour_start_[c + 1];
+            guarded_parallel_for(begin, end, [&](std::ptrdiff_t i) {
+                const Index k = by_colour_[size_t(i)];
+                const StencilVertices& s = stencils_[size_t(k)];
+                Vector<double, 12> local_gradient;
+                local(k, local_gradient);
+                for (int a = 0; a < s.size; ++a) {
+                    g.segment<3>(3 * s.vertices[size_t(a)]) += local_gradient.segment<3>(3 * a);
+                }
+            });
+        }
+        return g;
+    }
+
+    /// Sparse symmetric Hessian (3 num_vertices square, column-major, sorted
+    /// indices, compressed). local(k, H) must write stencil k's symmetric
+    /// 3 size(k) square Hessian in the top-left corner of the 12 x 12 H.
+    /// Entries whose stencils all give zero blocks are stored as zeros (the
+    /// pattern depends only on the stencils).
+    template <typename LocalHessianFn>
+    Eigen::SparseMatrix<double> hessian(const LocalHessianFn& local) const
+    {
+        build_pattern();
+        const Index n = 3 * num_vertices_;
+        Eigen::SparseMatrix<double> H(n, n);
+        H.resizeNonZeros(Index(pattern_inner_.size()));
+        std::copy(pattern_outer_.begin(), pattern_outer_.end(), H.outerIndexPtr());
+        std::copy(pattern_inner_.begin(), pattern_inner_.end(), H.innerIndexPtr());
+        double* values = H.valuePtr();
+        std::fill(values, values + pattern_inner_.size(), 0.0);
+
+        for (size_t c = 0; c + 1 < colour_start_.size(); ++c) {
+            const std::ptrdiff_t begin = colour_start_[c], end = colour_start_[c + 1];
+            guarded_parallel_for(begin, end, [&](std::ptrdiff_t i) {
+                const Index k = by_colour_[size_t(i)];
+                const StencilVertices& s = stencils_[size_t(k)];
+                Matrix<double, 12, 12> local_hessian;
+                local(k, local_hessian);
+                // Column block b (vertex vb) receives row blocks a (vertex va).
+                for (int b = 0; b < s.size; ++b) {
+                    const Index vb = s.vertices[size_t(b)];
+                    const Index first = neighbour_start_[size_t(vb)];
+                    const Index count = neighbour_start_[size_t(vb) + 1] - first;
+                    const Index* neighbours = neighbours_.data() + first;
+                    for (int a = 0; a < s.size; ++a) {
+                        const Index va = s.vertices[size_t(a)];
+                        const Index slot = Index(std::lower_bound(neighbours, neighbours + count, va) - neighbours);
+                        for (int cb = 0; cb < 3; ++cb) {
+                            // Column 3 vb + cb starts at outer index; rows of
+                            // block slot are consecutive (3 per neighbour).
+                            double* column = values + pattern_outer_[size_t(3 * vb + cb)] + 3 * slot;
+                            for (int ca = 0; ca < 3; ++ca) {
+                                column[ca] += local_hessian(3 * a + ca, 3 * b + cb);
+                            }
+                        }
+                    }
+                }
+            });
+        }
+        return H;
+    }
+
+private:
+    void colour()
+    {
+        const size_t N = stencils_.size();
+        std::vector<int> colours(N, -1);
+        std::vector<Index> remaining(N);
+        std::iota(remaining.begin(), remaining.end(), Index(0));
+        std::vector<std::uint64_t> used(static_cast<std::size_t>(num_vertices_));
+        int base = 0;
+        while (!remaining.empty()) {
+            std::fill(used.begin(), used.end(), 0);
+            std::vector<Index> next;
+            for (const Index k : remaining) {
+                const StencilVertices& s = stencils_[size_t(k)];
+                std::uint64_t mask = 0;
+                for (int a = 0; a < s.size; ++a) {
+                    mask |= used[size_t(s.vertices[size_t(a)])];
+                }
+                if (mask == ~std::uint64_t(0)) {
+                    next.push_back(k);
+                    continue;
+                }
+                int bit = 0;
+                while (mask & (std::uint64_t(1) << bit)) {
+                    ++bit;
+                }
+                colours[size_t(k)] = base + bit;
+                for (int a = 0; a < s.size; ++a) {
+                    used[size_t(s.vertices[size_t(a)])] |= std::uint64_t(1) << bit;
+                }
+            }
+            remaining.swap(next);
+            base += 64;
+        }
+        const int num_colours = N == 0 ? 0 : *std::max_element(colours.begin(), colours.end()) + 1;
+        colour_start_.assign(size_t(num_colours) + 1, 0);
+        for (const int c : colours) {
+            ++colour_start_[size_t(c) + 1];
+        }
+        std::partial_sum(colour_start_.begin(), colour_start_.end(), colour_start_.begin());
+        by_colour_.resize(N);
+        std::vector<std::ptrdiff_t> cursor(colour_start_.begin(), colour_start_.end() - (num_colours > 0 ? 1 : 0));
+        for (size_t k = 0; k < N; ++k) {
+            by_colour_[size_t(cursor[size_t(colours[k])]++)] = Index(k);
+        }
+        if (colour_start_.size() == 1) {
+            colour_start_.clear();
+        }
+    }
+
+    /// Vertex adjacency through stencils and the scalar CSC pattern.
+    void build_pattern() const
+    {
+        if (pattern_built_) {
+            return;
+        }
+        const size_t n = size_t(num_vertices_);
+        // Incidence: vertex -> stencils.
+        std::vector<Index> incidence_start(n + 1, 0);
+        for (const StencilVertices& s : stencils_) {
+            for (int a = 0; a < s.size; ++a) {
+                ++incidence_start[size_t(s.vertices[size_t(a)]) + 1];
+            }
+        }
+        std::partial_sum(incidence_start.begin(), incidence_start.end(), incidence_start.begin());
+        std::vector<Index> incidence(static_cast<std::size_t>(incidence_start[n]));
+        {
+            std::vector<Index> cursor(incidence_start.begin(), incidence_start.end() - 1);
+            for (size_t k = 0; k < stencils_.size(); ++k) {
+                const StencilVertices& s = stencils_[k];
+                for (int a = 0; a < s.size; ++a) {
+                    incidence[size_t(cursor[size_t(s.vertices[size_t(a)])]++)] = Index(k);
+                }
+            }
+        }
+        // Neighbour lists (sorted, unique, including the vertex itself).
+        std::vector<Index> counts(n, 0);
+        const auto gather = [&](size_t v, std::vector<Index>& scratch) {
+            scratch.clear();
+            for (Index i = incidence_start[v]; i < incidence_start[v + 1]; ++i) {
+                const StencilVertices& s = stencils_[size_t(incidence[size_t(i)])];
+                for (int a = 0; a < s.size; ++a) {
+                    scratch.push_back(s.vertices[size_t(a)]);
+                }
+            }
+            std::sort(scratch.begin(), scratch.end());
+            scratch.erase(std::unique(scratch.begin(), scratch.end()), scratch.end());
+        };
+        std::vector<std::vector<Index>> scratch(size_t(std::max(1, max_threads())));
+        parallel_for(0, std::ptrdiff_t(n), [&](std::ptrdiff_t v) {
+            std::vector<Index>& buffer = scratch[size_t(thread_index())];
+            gather(size_t(v), buffer);
+            counts[size_t(v)] = Index(buffer.size());
+        });
+        neighbour_start_.assign(n + 1, 0);
+        for (size_t v = 0; v < n; ++v) {
+            neighbour_start_[v + 1] = neighbour_start_[v] + counts[v];
+        }
+        neighbours_.resize(size_t(neighbour_start_[n]));
+        parallel_for(0, std::ptrdiff_t(n), [&](std::ptrdiff_t v) {
+            std::vector<Index>& buffer = scratch[size_t(thread_index())];
+            gather(size_t(v), buffer);
+            std::copy(buffer.begin(), buffer.end(), neighbours_.begin() + neighbour_start_[size_t(v)]);
+        });
+        // Scalar pattern: column 3 v + c holds rows 3 u + r for u in
+        // neighbours(v), r = 0..2, in increasing order.
+        using StorageIndex = Eigen::SparseMatrix<double>::StorageIndex;
+        pattern_outer_.assign(3 * n + 1, 0);
+        for (size_t v = 0; v < n; ++v) {
+            const Index degree = neighbour_start_[v + 1] - neighbour_start_[v];
+            for (size_t c = 0; c < 3; ++c) {
+                pattern_outer_[3 * v + c + 1] = pattern_outer_[3 * v + c] + StorageIndex(3 * degree);
+            }
+        }
+        require(neighbours_.size() * 9 < size_t(std::numeric_limits<StorageIndex>::max()),
+                "Hessian has too many nonzeros for the sparse matrix index type");
+        pattern_inner_.resize(size_t(pattern_outer_[3 * n]));
+        parallel_for(0, std::ptrdiff_t(n), [&](std::ptrdiff_t v) {
+            for (size_t c = 0; c < 3; ++c) {
+                StorageIndex* out = pattern_inner_.data() + pattern_outer_[3 * size_t(v) + c];
+                for (Index i = neighbour_start_[size_t(v)]; i < neighbour_start_[size_t(v) + 1]; ++i) {
+                    for (int r = 0; r < 3; ++r) {
+                        *out++ = StorageIndex(3 * neighbours_[size_t(i)] + r);
+                    }
+                }
+            }
+        });
+        pattern_built_ = true;
+    }
+
+    Index num_vertices_ = 0;
+    std::vector<StencilVertices> stencils_;
+    std::vector<std::ptrdiff_t> colour_start_; // stencils of colour c: by_colour_[start[c], start[c+1])
+    std::vector<Index> by_colour_;
+
+    mutable bool pattern_built_ = false;
+    mutable std::vector<Index> neighbour_start_, neighbours_;
+    mutable std::vector<Eigen::SparseMatrix<double>::StorageIndex> pattern_outer_, pattern_inner_;
+};
+
+} // namespace ipc::detail
