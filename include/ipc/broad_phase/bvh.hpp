@@ -6,6 +6,7 @@
 /// radix sort; a box query visits O(log n + k) nodes for k hits.
 
 #include <ipc/broad_phase/aabb.hpp>
+#include <ipc/core/error.hpp>
 #include <ipc/core/types.hpp>
 
 #include <algorithm>
@@ -52,11 +53,12 @@ public:
         std::int32_t current = 0;
         for (;;) {
             const Node& node = nodes_[size_t(current)];
-            if (overlaps(node.box, query)) {
+            if (node.overlaps(query)) {
                 if (node.right < 0) {
-                    const std::int32_t end = node.begin + node.count;
-                    for (std::int32_t k = node.begin; k < end; ++k) {
-                        if (overlaps(sorted_boxes_[size_t(k)], query)) {
+                    const std::int32_t begin = node.leaf >> 3;
+                    const std::int32_t end = begin + (node.leaf & 7);
+                    for (std::int32_t k = begin; k < end; ++k) {
+                        if (ipc::overlaps(sorted_boxes_[size_t(k)], query)) {
                             visit(sorted_ids_[size_t(k)]);
                         }
                     }
@@ -77,11 +79,38 @@ public:
     size_t size() const { return sorted_ids_.size(); }
 
 private:
+    /// 32-byte node: single-precision bounds rounded outward (so the test
+    /// against a double query box is conservative; leaves then test the
+    /// exact double boxes), the right child (left is the next node), or -1
+    /// and the leaf's first primitive and count packed as (first << 3) | count.
     struct Node {
-        AABB box;
-        std::int32_t right = -1; ///< right child, or -1 for a leaf
-        std::int32_t begin = 0;  ///< leaf: first primitive in sorted order
-        std::int32_t count = 0;  ///< leaf: number of primitives
+        float lower[3];
+        float upper[3];
+        std::int32_t right = -1;
+        std::int32_t leaf = 0;
+
+        bool overlaps(const AABB& box) const
+        {
+            return lower[0] <= box.upper[0] && box.lower[0] <= upper[0] //
+                && lower[1] <= box.upper[1] && box.lower[1] <= upper[1] //
+                && lower[2] <= box.upper[2] && box.lower[2] <= upper[2];
+        }
+
+        void set_box(const AABB& box)
+        {
+            for (size_t d = 0; d < 3; ++d) {
+                float low = static_cast<float>(box.lower[d]);
+                if (double(low) > box.lower[d]) {
+                    low = std::nextafter(low, -std::numeric_limits<float>::infinity());
+                }
+                float high = static_cast<float>(box.upper[d]);
+                if (double(high) < box.upper[d]) {
+                    high = std::nextafter(high, std::numeric_limits<float>::infinity());
+                }
+                lower[d] = low;
+                upper[d] = high;
+            }
+        }
     };
     static constexpr std::int32_t leaf_size = 4;
 
@@ -91,6 +120,7 @@ private:
     std::vector<AABB> sorted_boxes_;
     std::vector<Index> sorted_ids_;
     std::vector<std::uint32_t> codes_; ///< Morton codes in sorted order (build only)
+    std::vector<AABB> boxes_;          ///< double bounds of finished subtrees (build only)
 };
 
 namespace detail {
@@ -188,8 +218,10 @@ inline void BVH::build(const std::vector<AABB>& boxes, const std::vector<Index>&
         sorted_boxes_[i] = boxes[size_t(ids[local])];
     }
     nodes_.reserve(2 * n);
+    require(n < (size_t(1) << 28), "BVH: too many boxes (", n, ")");
     build_node(0, std::int32_t(n));
     std::vector<std::uint32_t>().swap(codes_);
+    std::vector<AABB>().swap(boxes_);
 }
 
 inline std::int32_t BVH::build_node(std::int32_t begin, std::int32_t end)
@@ -202,9 +234,9 @@ inline std::int32_t BVH::build_node(std::int32_t begin, std::int32_t end)
             box = detail::merged(box, sorted_boxes_[size_t(k)]);
         }
         Node& node = nodes_[size_t(index)];
-        node.box = box;
-        node.begin = begin;
-        node.count = end - begin;
+        node.set_box(box);
+        node.leaf = (begin << 3) | (end - begin);
+        boxes_.push_back(box);
         return index;
     }
     // Split where the highest bit in which the range's first and last Morton
@@ -221,10 +253,15 @@ inline std::int32_t BVH::build_node(std::int32_t begin, std::int32_t end)
                                                    [bit](std::uint32_t code) { return !(code & bit); })
                               - codes_.begin());
     }
-    const std::int32_t left = build_node(begin, middle);
+    // boxes_ is a stack: each call leaves its subtree's exact box on top.
+    build_node(begin, middle);
     const std::int32_t right = build_node(middle, end);
+    const AABB right_box = boxes_.back();
+    boxes_.pop_back();
+    const AABB box = detail::merged(boxes_.back(), right_box);
+    boxes_.back() = box;
     Node& node = nodes_[size_t(index)];
-    node.box = detail::merged(nodes_[size_t(left)].box, nodes_[size_t(right)].box);
+    node.set_box(box);
     node.right = right;
     return index;
 }
