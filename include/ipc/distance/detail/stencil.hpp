@@ -92,7 +92,7 @@ inline Matrix<T, NP * DIM, NP * DIM> projection_hessian(
     }
     const Matrix<T, NP * DIM, K> Y = T(-2) * (U * Ginv);
     Matrix<T, NP * DIM, NP * DIM> H;
-    H.noalias() = Y * U.transpose();
+    H.noalias() = Y.lazyProduct(U.transpose()); // coefficient-wise: no GEMM for 12x2x12
     for (int i = 0; i < NP; ++i) {
         for (int j = 0; j < NP; ++j) {
             const T ww = T(2) * w[i] * w[j];
