@@ -332,6 +332,8 @@ namespace detail::inclusion {
 
         // Rates of change of F along t, u and v (infinity norm), used to
         // split each box along the dimension whose extent in F is largest.
+        // rates[k][d]: bound on |dF_k / d(t, u, v)[d]| over the domain.
+        std::array<std::array<double, 3>, 3> rates {};
         double rate_t = 0, rate_u = 0, rate_v = 0;
         for (int k = 0; k < 3; ++k) {
             const auto& d = stencil.displacement;
@@ -351,20 +353,23 @@ namespace detail::inclusion {
                     end_v[it] = std::abs(x[3] - x[2]);
                 }
             }
-            rate_u = std::max({ rate_u, end_u[0], end_u[1] });
-            rate_v = std::max({ rate_v, end_v[0], end_v[1] });
+            rates[k][1] = std::max(end_u[0], end_u[1]);
+            rates[k][2] = std::max(end_v[0], end_v[1]);
             double velocity[n];
             for (int i = 0; i < n; ++i) {
                 velocity[i] = d[i][k];
             }
             for (int iu = 0; iu < 2; ++iu) {
                 for (int iv = 0; iv < 2; ++iv) {
-                    rate_t = std::max(rate_t, std::abs(difference<Kind>(velocity, iu, iv)));
+                    rates[k][0] = std::max(rates[k][0], std::abs(difference<Kind>(velocity, iu, iv)));
                 }
             }
-        }
-        if (time_fixed) {
-            rate_t = 0;
+            if (time_fixed) {
+                rates[k][0] = 0;
+            }
+            rate_t = std::max(rate_t, rates[k][0]);
+            rate_u = std::max(rate_u, rates[k][1]);
+            rate_v = std::max(rate_v, rates[k][2]);
         }
         const double rate_max = std::max({ rate_t, rate_u, rate_v });
         // A box whose range is this narrow is settled even before its t-width
@@ -398,6 +403,86 @@ namespace detail::inclusion {
         // Earliest certified near contact found so far.
         double contact_bound = std::numeric_limits<double>::infinity();
 
+        // Halves a box: along t when it reaches past a certified near contact
+        // (its later half is settled by that contact anyway; refining it in
+        // (u, v) along a contact set of positive extent, e.g. a face meeting a
+        // flat min_distance slab, would multiply boxes), otherwise along the
+        // dimension with the largest extent in F. Also says whether the box is
+        // settled (fine enough to stop).
+        struct Split {
+            ParameterBox low, high;
+            bool settled;
+        };
+        const auto split = [&](const ParameterBox& box, const Inclusion& inclusion, bool probing) {
+            Split result_split { box, box, false };
+            const double width_t = box.t_max - box.t_min;
+            const bool t_fine = time_fixed || width_t <= tolerance;
+            const double extent_t = t_fine ? 0 : width_t * rate_t;
+            const double extent_u = (box.u_max - box.u_min) * rate_u;
+            const double extent_v = (box.v_max - box.v_min) * rate_v;
+            const bool uv_fine = std::max(extent_u, extent_v)
+                <= 2 * (time_fixed ? 0 : width_t * rate_t) + settled_width;
+            if (probing ? std::max({ extent_t, extent_u, extent_v }) <= 0
+                        : (t_fine && uv_fine) || inclusion.inside
+                            || inclusion.width <= settled_width) {
+                result_split.settled = true;
+                return result_split;
+            }
+            ParameterBox& low = result_split.low;
+            ParameterBox& high = result_split.high;
+            low.level = high.level = box.level + 1;
+            if (!t_fine
+                && (box.t_max >= contact_bound || (extent_t >= extent_u && extent_t >= extent_v))) {
+                const double mid = box.t_min + 0.5 * width_t;
+                low.t_max = mid;
+                high.t_min = mid;
+            } else if (extent_u >= extent_v) {
+                const double mid = 0.5 * (box.u_min + box.u_max);
+                low.u_max = mid;
+                high.u_min = mid;
+            } else {
+                const double mid = 0.5 * (box.v_min + box.v_max);
+                low.v_max = mid;
+                high.v_min = mid;
+            }
+            return result_split;
+        };
+
+        // A probe dives from a box to the earliest passing child, level after
+        // level, looking for a certified near contact (which then bounds the
+        // search). Run at iterations 256, 512, 1024, ... while none is known:
+        // it costs a few hundred boxes and spares hard queries (e.g. parallel
+        // edges, whose contact set is a whole segment) most of their work.
+        long next_probe = 256;
+        const auto probe = [&](ParameterBox box, Inclusion inclusion) {
+            for (int depth = 0; depth < 200 && contact_bound > tmax; ++depth) {
+                const Split halves = split(box, inclusion, true);
+                if (halves.settled) {
+                    return; // nothing left to split
+                }
+                bool found = false;
+                for (const ParameterBox& child : { halves.low, halves.high }) {
+                    if (found || iterations >= max_iterations
+                        || (Kind == StencilKind::point_triangle
+                            && child.u_min + child.v_min > 1)) {
+                        continue;
+                    }
+                    ++iterations;
+                    const Inclusion child_inclusion
+                        = include<Kind>(stencil, child, rounding, inflation, near);
+                    if (child_inclusion.may_contain_contact) {
+                        contact_bound = std::min(contact_bound, child_inclusion.near_contact_time);
+                        box = child;
+                        inclusion = child_inclusion;
+                        found = true;
+                    }
+                }
+                if (!found) {
+                    return;
+                }
+            }
+        };
+
         while (!open.empty()) {
             std::pop_heap(open.begin(), open.end(), later);
             const ParameterBox box = open.back();
@@ -423,45 +508,21 @@ namespace detail::inclusion {
                 continue;
             }
             contact_bound = std::min(contact_bound, inclusion.near_contact_time);
-            const double width_t = box.t_max - box.t_min;
-            const bool t_fine = time_fixed || width_t <= tolerance;
-            const double extent_t = time_fixed ? 0 : width_t * rate_t;
-            const double extent_u = (box.u_max - box.u_min) * rate_u;
-            const double extent_v = (box.v_max - box.v_min) * rate_v;
-            const bool uv_fine = std::max(extent_u, extent_v) <= 2 * extent_t + settled_width;
-            if ((t_fine && uv_fine) || inclusion.inside || inclusion.width <= settled_width) {
+            if (iterations >= next_probe && contact_bound > tmax) {
+                next_probe *= 2;
+                probe(box, inclusion);
+            }
+            const Split halves = split(box, inclusion, false);
+            if (halves.settled) {
                 // Settled: no open box starts earlier, so no contact happens
                 // before box.t_min.
                 result.status = CCDStatus::hit;
                 result.toi = box.t_min;
                 break;
             }
-            // Split the dimension with the largest extent in F. A box that
-            // reaches past a certified near contact is split in t first: its
-            // later half is settled by that contact anyway (refining it in
-            // (u, v) along a contact set of positive extent, e.g. a face
-            // meeting a flat min_distance slab, would multiply boxes).
-            ParameterBox low = box, high = box;
-            low.level = high.level = box.level + 1;
-            const bool split_t = !t_fine
-                && (box.t_max >= contact_bound
-                    || (extent_t >= extent_u && extent_t >= extent_v));
-            if (split_t) {
-                const double mid = box.t_min + 0.5 * width_t;
-                low.t_max = mid;
-                high.t_min = mid;
-            } else if (extent_u >= extent_v) {
-                const double mid = 0.5 * (box.u_min + box.u_max);
-                low.u_max = mid;
-                high.u_min = mid;
-            } else {
-                const double mid = 0.5 * (box.v_min + box.v_max);
-                low.v_max = mid;
-                high.v_min = mid;
-            }
-            open.push_back(low);
+            open.push_back(halves.low);
             std::push_heap(open.begin(), open.end(), later);
-            open.push_back(high);
+            open.push_back(halves.high);
             std::push_heap(open.begin(), open.end(), later);
         }
         open.clear();
