@@ -14,6 +14,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -27,10 +28,18 @@ namespace {
 
 namespace fs = std::filesystem;
 
-/// Writes `text` to a fresh file in the temporary directory; returns its path.
+/// Writes `text` to a file in a fresh temporary folder (unique per run, so
+/// that concurrent test runs do not collide); returns its path.
 std::string write_temporary(const std::string& name, const std::string& text)
 {
-    const fs::path path = fs::temp_directory_path() / ("ipc_test_ccd_" + name);
+    static const fs::path folder = [] {
+        const auto stamp = std::chrono::steady_clock::now().time_since_epoch().count();
+        fs::path path = fs::temp_directory_path()
+            / ("ipc_test_ccd_" + std::to_string(stamp) + "_" + std::to_string(std::random_device {}()));
+        fs::create_directories(path);
+        return path;
+    }();
+    const fs::path path = folder / name;
     std::ofstream(path) << text;
     return path.string();
 }
@@ -144,6 +153,8 @@ TEST_CASE("read_ccd_queries reads the benchmark format and rejects malformed fil
     CHECK_THROWS_AS(ipc::read_ccd_queries(write_temporary("truth.csv", "1,1,1,1,1,1,2\n")),
                     ipc::invalid_argument);
     CHECK_THROWS_AS(ipc::read_ccd_queries("/nonexistent/ipc/queries.csv"), ipc::error);
+    std::error_code ignored;
+    fs::remove_all(fs::path(short_row).parent_path(), ignored);
 }
 
 TEST_CASE("CCD methods on the sample query set: no false negatives", "[ccd][ccd_queries]")
