@@ -499,3 +499,59 @@ TEST_CASE("ACCD: random queries against dense long double sampling", "[ccd][accd
     CHECK(hits > 50);   // the generator produces both kinds
     CHECK(misses > 50);
 }
+
+TEMPLATE_TEST_CASE("ACCD for float, double and long double", "[ccd][accd]", float, double, long double)
+{
+    using S = TestType;
+    using V3 = Eigen::Matrix<S, 3, 1>;
+    using V2 = Eigen::Matrix<S, 2, 1>;
+    for (const S scale : { S(1), S(1e-20), S(1e20) }) {
+        // Point through a triangle's interior at t = 0.5.
+        const V3 p0 = V3(S(0.2), S(0.2), S(1)) * scale, p1 = V3(S(0.2), S(0.2), S(-1)) * scale;
+        const V3 a = V3(0, 0, 0), b = V3(1, 0, 0) * scale, c = V3(0, 1, 0) * scale;
+        CCDResult r = ipc::additive_point_triangle_ccd<S>(p0, a, b, c, p1, a, b, c);
+        CHECK(r.status == CCDStatus::hit);
+        CHECK(r.toi <= 0.5);
+        CHECK(r.toi > 0.25);
+        // Beside the triangle: miss.
+        const V3 shift = V3(2, 0, 0) * scale;
+        r = ipc::additive_point_triangle_ccd<S>(
+            V3(p0 + shift), a, b, c, V3(p1 + shift), a, b, c, S(0.1) * scale);
+        CHECK(r.status == CCDStatus::no_hit);
+        // Edge-edge crossing at t = 0.5.
+        const V3 ea0(S(-1), S(0.1), S(1)), ea1(S(1), S(0.1), S(1)), eb0(S(0.2), S(-1), 0),
+            eb1(S(0.2), S(1), 0);
+        const V3 down(0, 0, -2);
+        r = ipc::additive_edge_edge_ccd<S>(
+            V3(ea0 * scale), V3(ea1 * scale), V3(eb0 * scale), V3(eb1 * scale),
+            V3((ea0 + down) * scale), V3((ea1 + down) * scale), V3(eb0 * scale), V3(eb1 * scale));
+        CHECK(r.status == CCDStatus::hit);
+        CHECK(r.toi <= 0.5);
+        // 2D point-edge and point-point.
+        r = ipc::additive_point_edge_ccd<S, 2>(
+            V2(S(0.5), S(1)) * scale, V2(0, 0), V2(S(1), 0) * scale, V2(S(0.5), S(-1)) * scale,
+            V2(0, 0), V2(S(1), 0) * scale);
+        CHECK(r.status == CCDStatus::hit);
+        CHECK(r.toi <= 0.5);
+        r = ipc::additive_point_point_ccd<S, 3>(
+            V3(-1, 0, 0) * scale, V3(1, 0, 0) * scale, V3(1, 0, 0) * scale, V3(-1, 0, 0) * scale,
+            S(0), S(0.3));
+        CHECK(r.status == CCDStatus::no_hit);
+        CHECK(r.toi == Approx(0.3));
+    }
+    const V3 bad(std::numeric_limits<S>::quiet_NaN(), 0, 0);
+    CHECK(ipc::additive_point_point_ccd<S, 3>(bad, V3(1, 0, 0), V3(0, 0, 0), V3(1, 0, 0)).status
+          == CCDStatus::invalid_input);
+}
+
+TEST_CASE("ACCD in long double beyond the range of double", "[ccd][accd]")
+{
+    using V3 = Eigen::Matrix<long double, 3, 1>;
+    const long double huge = 1e1000L;
+    const V3 p0 = V3(0.2L, 0.2L, 1) * huge, p1 = V3(0.2L, 0.2L, -1) * huge;
+    const V3 a = V3(0, 0, 0), b = V3(1, 0, 0) * huge, c = V3(0, 1, 0) * huge;
+    const CCDResult r = ipc::additive_point_triangle_ccd<long double>(p0, a, b, c, p1, a, b, c, 0.1L * huge);
+    CHECK(r.status == CCDStatus::hit);
+    CHECK(r.toi <= 0.45);
+    CHECK(r.toi > 0.3);
+}

@@ -231,12 +231,23 @@ namespace detail::accd {
     }
 
     /// Settings of one query.
-    struct Settings {
-        double min_distance = 0;
-        double tmax = 1;
+    template <typename Scalar> struct Settings {
+        Scalar min_distance = 0;
+        Scalar tmax = 1;
         double conservative_rescaling = 0.9;
         long max_iterations = 1'000'000;
     };
+
+    /// The largest double not above x (times are reported as double; rounding
+    /// up could leave the certified interval).
+    template <typename Scalar> inline double round_down_to_double(Scalar x)
+    {
+        double y = double(x);
+        if (Scalar(y) > x) {
+            y = std::nextafter(y, -std::numeric_limits<double>::infinity());
+        }
+        return y;
+    }
 
     /// Iteration bound: 2 ceil(tmax l / (s (1 - s)(d0 - xi))) + 16, clamped to
     /// cap. In exact arithmetic every accepted step is at least
@@ -294,7 +305,10 @@ namespace detail::accd {
             if (ok) {
                 return end;
             }
-            end = t + (attempt == 0 ? Scalar(1 - 1e-9) : Scalar(0.5)) * (end - t);
+            const Scalar shrink = attempt == 0
+                ? Scalar(1) - Scalar(64) * std::numeric_limits<Scalar>::epsilon()
+                : (attempt == 1 ? Scalar(0.999) : Scalar(0.5));
+            end = t + shrink * (end - t);
         }
         return t;
     }
@@ -479,7 +493,7 @@ namespace detail::accd {
     template <Kind K, typename Scalar, int N, std::size_t V>
     CCDResult additive_ccd(
         std::array<Vec<Scalar, N>, V> x0, std::array<Vec<Scalar, N>, V> x1,
-        const Settings& settings, const char** problem)
+        const Settings<Scalar>& settings, const char** problem)
     {
         using std::abs;
         using std::ldexp;
@@ -500,8 +514,8 @@ namespace detail::accd {
         };
 
         const double s = settings.conservative_rescaling;
-        const double tmax = settings.tmax;
-        Scalar xi = Scalar(settings.min_distance);
+        const Scalar tmax = settings.tmax;
+        Scalar xi = settings.min_distance;
         if (!(s > 0 && s < 1)) {
             return invalid("conservative_rescaling must lie in (0, 1)");
         }
@@ -511,7 +525,7 @@ namespace detail::accd {
         if (!(tmax >= 0 && tmax <= 1)) {
             return invalid("tmax must lie in [0, 1]");
         }
-        if (!(xi >= 0) || !std::isfinite(double(xi))) {
+        if (!(xi >= 0 && xi <= std::numeric_limits<Scalar>::max())) {
             return invalid("min_distance must be finite and non-negative");
         }
 
@@ -527,7 +541,7 @@ namespace detail::accd {
                 scale = std::max(scale, std::max(m0, m1));
             }
         }
-        result.toi = tmax;
+        result.toi = round_down_to_double(tmax);
         if (scale == 0) { // every vertex at the origin
             result.status = CCDStatus::initially_within_offset;
             result.toi = 0;
@@ -535,10 +549,10 @@ namespace detail::accd {
         }
         // Bring far-out magnitudes near 1 by an exact power-of-two scaling so
         // that squared distances neither overflow nor underflow.
-        constexpr Scalar big = Scalar(0x1p400), small = Scalar(0x1p-400);
-        if (scale > big || scale < small) {
-            const int exponent = std::ilogb(double(scale));
-            if (xi > ldexp(Scalar(1), 700) * scale) { // d(0) <= 2 sqrt(3) scale < xi
+        constexpr int range = std::numeric_limits<Scalar>::max_exponent * 2 / 5;
+        if (scale > ldexp(Scalar(1), range) || scale < ldexp(Scalar(1), -range)) {
+            const int exponent = std::ilogb(scale);
+            if (xi > Scalar(4) * scale) { // d(0) <= 2 sqrt(3) scale < xi
                 result.status = CCDStatus::initially_within_offset;
                 result.toi = 0;
                 return result;
@@ -583,7 +597,7 @@ namespace detail::accd {
         }
         const Scalar target_gap = Scalar(1 - s) * (distance - xi); // hit below xi + this
         const long cap = iteration_bound(
-            tmax, double(rate), double(distance - xi), s, settings.max_iterations);
+            double(tmax), double(rate), double(distance - xi), s, settings.max_iterations);
 
         Scalar t = 0;
         std::array<Vec<Scalar, N>, V> x = x0;
@@ -591,7 +605,7 @@ namespace detail::accd {
             result.iterations = iteration;
             const Scalar level = xi + Scalar(1 - s) * (distance - xi);
             Scalar step_end = certified_advance<Scalar, N, J>(
-                unit_direction<Scalar, N>(r, distance), c0, c1, t, Scalar(tmax), level, xi,
+                unit_direction<Scalar, N>(r, distance), c0, c1, t, tmax, level, xi,
                 margin);
             // Slow progress (a turning primitive?): try the split bound. It costs
             // about 9 (edge-edge) or 40 (point-triangle) plain steps, so the
@@ -599,22 +613,22 @@ namespace detail::accd {
             constexpr long patience = K == Kind::point_triangle ? 3 : 1;
             constexpr double slow = K == Kind::point_triangle ? 0.1 : 0.25;
             if (iteration >= patience && step_end >= t
-                && step_end - t < Scalar(slow) * (Scalar(tmax) - t)) {
+                && step_end - t < Scalar(slow) * (tmax - t)) {
                 step_end = std::max(
                     step_end,
                     windowed_advance<K, Scalar, N, V>(
-                        x0, x1, x, distance, t, Scalar(tmax), level, xi, margin));
+                        x0, x1, x, distance, t, tmax, level, xi, margin));
             }
-            if (step_end >= Scalar(tmax)) {
+            if (step_end >= tmax) {
                 result.status = CCDStatus::no_hit;
-                result.toi = tmax;
+                result.toi = round_down_to_double(tmax);
                 return result;
             }
             if (!(step_end > t)) {
                 // The bound cannot move past t (the gap is at the level of
                 // rounding error): stop conservatively at the certified t.
                 result.status = CCDStatus::hit;
-                result.toi = double(t);
+                result.toi = round_down_to_double(t);
                 return result;
             }
             const Scalar previous = t;
@@ -626,12 +640,12 @@ namespace detail::accd {
             distance = r.norm();
             if (!(distance - xi >= target_gap)) {
                 result.status = CCDStatus::hit;
-                result.toi = double(previous);
+                result.toi = round_down_to_double(previous);
                 return result;
             }
             if (iteration >= cap) {
                 result.status = CCDStatus::iteration_cap;
-                result.toi = double(t);
+                result.toi = round_down_to_double(t);
                 return result;
             }
         }
@@ -817,7 +831,7 @@ private:
         const std::array<Eigen::Matrix<double, N, 1>, V>& x1, double min_distance, double tmax,
         const char** problem) const
     {
-        detail::accd::Settings settings;
+        detail::accd::Settings<double> settings;
         settings.min_distance = min_distance;
         settings.tmax = tmax;
         settings.conservative_rescaling = conservative_rescaling_;
@@ -845,5 +859,73 @@ private:
     long max_iterations_;
     double conservative_rescaling_;
 };
+
+/// Additive CCD for any IEEE floating-point scalar (float, double, long
+/// double): the same method and guarantees as AdditiveCCD::*_ccd_result, with
+/// rounding margins taken from std::numeric_limits<Scalar>. `options` supplies
+/// max_iterations and the conservative rescaling. Positions at t = 0 then
+/// t = 1; point-point and point-edge in 2D or 3D (N), point-triangle and
+/// edge-edge in 3D. Never throws; invalid input gives invalid_input. The
+/// reported toi is rounded down to double.
+template <typename Scalar, int N>
+CCDResult additive_point_point_ccd(
+    const Eigen::Matrix<Scalar, N, 1>& p0_t0, const Eigen::Matrix<Scalar, N, 1>& p1_t0,
+    const Eigen::Matrix<Scalar, N, 1>& p0_t1, const Eigen::Matrix<Scalar, N, 1>& p1_t1,
+    Scalar min_distance = 0, Scalar tmax = 1, const AdditiveCCD& options = AdditiveCCD())
+{
+    static_assert(std::numeric_limits<Scalar>::is_iec559, "additive CCD needs an IEEE floating-point scalar");
+    const detail::accd::Settings<Scalar> settings { min_distance, tmax, options.conservative_rescaling(),
+                                                    options.max_iterations() };
+    return detail::accd::additive_ccd<detail::accd::Kind::point_point, Scalar, N, 2>(
+        { p0_t0, p1_t0 }, { p0_t1, p1_t1 }, settings, nullptr);
+}
+
+/// Point-edge additive CCD for any IEEE scalar (see additive_point_point_ccd).
+template <typename Scalar, int N>
+CCDResult additive_point_edge_ccd(
+    const Eigen::Matrix<Scalar, N, 1>& p_t0, const Eigen::Matrix<Scalar, N, 1>& e0_t0,
+    const Eigen::Matrix<Scalar, N, 1>& e1_t0, const Eigen::Matrix<Scalar, N, 1>& p_t1,
+    const Eigen::Matrix<Scalar, N, 1>& e0_t1, const Eigen::Matrix<Scalar, N, 1>& e1_t1,
+    Scalar min_distance = 0, Scalar tmax = 1, const AdditiveCCD& options = AdditiveCCD())
+{
+    static_assert(std::numeric_limits<Scalar>::is_iec559, "additive CCD needs an IEEE floating-point scalar");
+    const detail::accd::Settings<Scalar> settings { min_distance, tmax, options.conservative_rescaling(),
+                                                    options.max_iterations() };
+    return detail::accd::additive_ccd<detail::accd::Kind::point_edge, Scalar, N, 3>(
+        { p_t0, e0_t0, e1_t0 }, { p_t1, e0_t1, e1_t1 }, settings, nullptr);
+}
+
+/// Point-triangle additive CCD (3D) for any IEEE scalar (see
+/// additive_point_point_ccd).
+template <typename Scalar>
+CCDResult additive_point_triangle_ccd(
+    const Eigen::Matrix<Scalar, 3, 1>& p_t0, const Eigen::Matrix<Scalar, 3, 1>& t0_t0,
+    const Eigen::Matrix<Scalar, 3, 1>& t1_t0, const Eigen::Matrix<Scalar, 3, 1>& t2_t0,
+    const Eigen::Matrix<Scalar, 3, 1>& p_t1, const Eigen::Matrix<Scalar, 3, 1>& t0_t1,
+    const Eigen::Matrix<Scalar, 3, 1>& t1_t1, const Eigen::Matrix<Scalar, 3, 1>& t2_t1,
+    Scalar min_distance = 0, Scalar tmax = 1, const AdditiveCCD& options = AdditiveCCD())
+{
+    static_assert(std::numeric_limits<Scalar>::is_iec559, "additive CCD needs an IEEE floating-point scalar");
+    const detail::accd::Settings<Scalar> settings { min_distance, tmax, options.conservative_rescaling(),
+                                                    options.max_iterations() };
+    return detail::accd::additive_ccd<detail::accd::Kind::point_triangle, Scalar, 3, 4>(
+        { p_t0, t0_t0, t1_t0, t2_t0 }, { p_t1, t0_t1, t1_t1, t2_t1 }, settings, nullptr);
+}
+
+/// Edge-edge additive CCD (3D) for any IEEE scalar (see additive_point_point_ccd).
+template <typename Scalar>
+CCDResult additive_edge_edge_ccd(
+    const Eigen::Matrix<Scalar, 3, 1>& ea0_t0, const Eigen::Matrix<Scalar, 3, 1>& ea1_t0,
+    const Eigen::Matrix<Scalar, 3, 1>& eb0_t0, const Eigen::Matrix<Scalar, 3, 1>& eb1_t0,
+    const Eigen::Matrix<Scalar, 3, 1>& ea0_t1, const Eigen::Matrix<Scalar, 3, 1>& ea1_t1,
+    const Eigen::Matrix<Scalar, 3, 1>& eb0_t1, const Eigen::Matrix<Scalar, 3, 1>& eb1_t1,
+    Scalar min_distance = 0, Scalar tmax = 1, const AdditiveCCD& options = AdditiveCCD())
+{
+    static_assert(std::numeric_limits<Scalar>::is_iec559, "additive CCD needs an IEEE floating-point scalar");
+    const detail::accd::Settings<Scalar> settings { min_distance, tmax, options.conservative_rescaling(),
+                                                    options.max_iterations() };
+    return detail::accd::additive_ccd<detail::accd::Kind::edge_edge, Scalar, 3, 4>(
+        { ea0_t0, ea1_t0, eb0_t0, eb1_t0 }, { ea0_t1, ea1_t1, eb0_t1, eb1_t1 }, settings, nullptr);
+}
 
 } // namespace ipc
