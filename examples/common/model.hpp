@@ -1,0 +1,370 @@
+#pragma once
+/// @file
+/// A mixed-dimensional elastic model (C-IPC eq. 3): tetrahedral volumes,
+/// shells (membrane + hinge bending), rods (stretch + bending) and particles,
+/// with lumped masses, gravity, fixed and scripted vertices and static
+/// obstacles, all sharing one vertex array. It evaluates the elastic energy
+/// Psi(x) with its gradient and (per-element PSD-projected) Hessian, and
+/// records what the contact side needs: surface triangles, rod edges and a
+/// contact radius per vertex.
+///
+/// Units: metres, kilograms, seconds, pascals; energies in joules.
+
+#include "hinge_bending.hpp"
+#include "mass.hpp"
+#include "membrane.hpp"
+#include "rod_elasticity.hpp"
+#include "sparse_assembly.hpp"
+#include "tet_elasticity.hpp"
+
+#include <ipc/core/error.hpp>
+#include <ipc/core/math.hpp>
+#include <ipc/core/psd_projection.hpp>
+
+#include <Eigen/Core>
+
+#include <array>
+#include <functional>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ipc::examples {
+
+/// Shell (cloth) material. Defaults: cotton as in C-IPC (Penava et al. 2014)
+/// with the membrane stiffness scaled by 0.01 against locking.
+struct ShellMaterial {
+    double density = 472.6;        ///< kg/m^3
+    double thickness = 0.318e-3;   ///< material thickness (m)
+    double membrane_young = 0.8e6; ///< Young's modulus of the membrane (Pa), before scaling
+    double membrane_scale = 0.01;  ///< factor on membrane_young
+    double bending_young = 0.8e6;  ///< Young's modulus for bending (Pa)
+    double poisson = 0.243;        ///< Poisson ratio
+};
+
+/// Volumetric (stable neo-Hookean) material.
+struct VolumeMaterial {
+    double density = 1000; ///< kg/m^3
+    double young = 1e5;    ///< Pa
+    double poisson = 0.4;  ///< dimensionless
+};
+
+/// Rod material: the radius sets mass, stretching and bending stiffness.
+struct RodMaterial {
+    double density = 1000; ///< kg/m^3
+    double young = 1e6;    ///< Pa
+    double radius = 0.75e-3; ///< physical radius (m)
+};
+
+/// Particle material.
+struct ParticleMaterial {
+    double density = 1600;  ///< kg/m^3
+    double radius = 1e-3;   ///< physical radius (m), sets the mass
+};
+
+/// What a vertex belongs to (for rendering and statistics).
+enum class VertexKind { volume, shell, rod, particle, obstacle };
+
+/// Prescribed motion of a scripted vertex: position (m) at time t (s), given
+/// its initial position.
+using ScriptedMotion = std::function<Eigen::Vector3d(double t, const Eigen::Vector3d& start)>;
+
+/// The mixed-dimensional model; see the file comment.
+class Model {
+public:
+    struct Tet {
+        std::array<Index, 4> vertices;
+        TetRest<double> rest;
+        StableNeoHookean<double> material;
+    };
+    struct Membrane {
+        std::array<Index, 3> vertices;
+        TriangleRest<double> rest;
+        MembraneMaterial<double> material;
+    };
+    struct Hinge {
+        std::array<Index, 4> vertices;
+        HingeRest<double> rest;
+    };
+    struct RodSegment {
+        std::array<Index, 2> vertices;
+        RodSegmentRest<double> rest;
+    };
+    struct RodJoint {
+        std::array<Index, 3> vertices;
+        RodJointRest<double> rest;
+    };
+    struct Scripted {
+        Index vertex;
+        ScriptedMotion motion;
+    };
+
+    Eigen::MatrixXd positions;  ///< initial positions, n x 3 (m)
+    Eigen::MatrixXd velocities; ///< initial velocities, n x 3 (m/s)
+    Eigen::VectorXd mass;       ///< lumped mass per vertex (kg)
+    Eigen::VectorXd contact_radius; ///< half the contact offset per vertex (m)
+    std::vector<VertexKind> kind;
+    std::vector<bool> fixed;        ///< held at the initial position
+    std::vector<Scripted> scripted; ///< held on a prescribed path
+    Eigen::Vector3d gravity { 0, -9.81, 0 }; ///< m/s^2, applied to free vertices
+
+    std::vector<Tet> tets;
+    std::vector<Membrane> membranes;
+    std::vector<Hinge> hinges;
+    std::vector<RodSegment> rod_segments;
+    std::vector<RodJoint> rod_joints;
+
+    std::vector<Eigen::Vector3i> contact_faces; ///< shells, volume boundaries, obstacles
+    std::vector<Eigen::Vector2i> contact_edges; ///< rod segments (face edges are implied)
+    std::vector<Eigen::Vector4i> tetrahedra;    ///< for the collision mesh's tet boundary
+
+    /// Number of vertices.
+    Index num_vertices() const { return positions.rows(); }
+
+    /// Adds a cloth: vertices V (m x 3), consistently oriented triangles F.
+    /// Every triangle gets a membrane and every interior edge a hinge.
+    /// contact_radius is half the contact offset (m). Returns the index of
+    /// the first new vertex. Throws for degenerate triangles or bad indices.
+    Index add_shell(const Eigen::MatrixXd& V, const Eigen::MatrixXi& F, const ShellMaterial& m,
+        double contact_radius)
+    {
+        const Index base = append_vertices(V, VertexKind::shell, contact_radius);
+        check_indices(F, V.rows(), "shell triangle");
+        const double E = m.membrane_young * m.membrane_scale;
+        require(E > 0 && m.poisson > -1 && m.poisson < 0.5 && m.thickness > 0 && m.density > 0,
+            "shell material: need positive stiffness, thickness and density and Poisson ratio in (-1, 0.5)");
+        const double mu = E / (2 * (1 + m.poisson));
+        const double lambda = E * m.poisson / (1 - m.poisson * m.poisson); // plane stress
+        const MembraneMaterial<double> membrane { mu, lambda, m.thickness };
+        std::map<std::pair<Index, Index>, std::pair<Index, Index>> directed; // (a,b) -> (face, third)
+        for (Index f = 0; f < F.rows(); ++f) {
+            const std::array<Index, 3> t { base + F(f, 0), base + F(f, 1), base + F(f, 2) };
+            const auto rest = triangle_rest<double>(row(t[0]), row(t[1]), row(t[2]));
+            membranes.push_back({ t, rest, membrane });
+            const double vertex_mass = triangle_vertex_mass(m.density, rest.area, m.thickness);
+            for (const Index v : t) {
+                mass[v] += vertex_mass;
+            }
+            contact_faces.emplace_back(int(t[0]), int(t[1]), int(t[2]));
+            for (int k = 0; k < 3; ++k) {
+                directed[{ t[std::size_t(k)], t[std::size_t((k + 1) % 3)] }] = { f, t[std::size_t((k + 2) % 3)] };
+            }
+        }
+        const double k = hinge_stiffness(m.bending_young, m.poisson, m.thickness);
+        for (const auto& [edge, info] : directed) {
+            const auto other = directed.find({ edge.second, edge.first });
+            if (other == directed.end() || edge.first > edge.second) {
+                continue; // boundary edge, or the hinge is made from its twin
+            }
+            const std::array<Index, 4> h { edge.first, edge.second, info.second, other->second.second };
+            Vector<double, 12> X;
+            for (int i = 0; i < 4; ++i) {
+                X.segment<3>(3 * i) = row(h[std::size_t(i)]);
+            }
+            hinges.push_back({ h, hinge_rest<double>(X, k) });
+        }
+        return base;
+    }
+
+    /// Adds a soft volume: vertices V, tetrahedra T (either orientation).
+    Index add_volume(const Eigen::MatrixXd& V, const Eigen::MatrixXi& T, const VolumeMaterial& m,
+        double contact_radius)
+    {
+        const Index base = append_vertices(V, VertexKind::volume, contact_radius);
+        check_indices(T, V.rows(), "tetrahedron");
+        const auto material = stable_neo_hookean_from(m.young, m.poisson);
+        for (Index t = 0; t < T.rows(); ++t) {
+            std::array<Index, 4> v { base + T(t, 0), base + T(t, 1), base + T(t, 2), base + T(t, 3) };
+            Matrix<double, 3> D;
+            D << row(v[1]) - row(v[0]), row(v[2]) - row(v[0]), row(v[3]) - row(v[0]);
+            if (D.determinant() < 0) {
+                std::swap(v[2], v[3]);
+            }
+            const auto rest = tet_rest<double>(row(v[0]), row(v[1]), row(v[2]), row(v[3]));
+            tets.push_back({ v, rest, material });
+            for (const Index i : v) {
+                mass[i] += tet_vertex_mass(m.density, rest.volume);
+            }
+            tetrahedra.emplace_back(int(v[0]), int(v[1]), int(v[2]), int(v[3]));
+        }
+        return base;
+    }
+
+    /// Adds one rod along the polyline V (k x 3, k >= 2). contact_radius is
+    /// half the contact offset (m); the material radius sets the mechanics.
+    Index add_rod(const Eigen::MatrixXd& V, const RodMaterial& m, double contact_radius)
+    {
+        require(V.rows() >= 2, "a rod needs at least 2 vertices, got ", V.rows());
+        const Index base = append_vertices(V, VertexKind::rod, contact_radius);
+        const double ks = m.young * pi * m.radius * m.radius;
+        const double alpha = m.young * pi * m.radius * m.radius * m.radius * m.radius / 4;
+        for (Index i = 0; i + 1 < V.rows(); ++i) {
+            const double length = (V.row(i + 1) - V.row(i)).norm();
+            require<degenerate_geometry>(length > 0, "rod segment ", i, " has zero length");
+            rod_segments.push_back({ { base + i, base + i + 1 }, { length, ks } });
+            contact_edges.emplace_back(int(base + i), int(base + i + 1));
+            const double vertex_mass = rod_segment_vertex_mass(m.density, m.radius, length);
+            mass[base + i] += vertex_mass;
+            mass[base + i + 1] += vertex_mass;
+        }
+        for (Index i = 1; i + 1 < V.rows(); ++i) {
+            rod_joints.push_back({ { base + i - 1, base + i, base + i + 1 },
+                { (V.row(i) - V.row(i - 1)).norm(), (V.row(i + 1) - V.row(i)).norm(), alpha } });
+        }
+        return base;
+    }
+
+    /// Adds free particles at the rows of V.
+    Index add_particles(const Eigen::MatrixXd& V, const ParticleMaterial& m, double contact_radius)
+    {
+        const Index base = append_vertices(V, VertexKind::particle, contact_radius);
+        for (Index i = 0; i < V.rows(); ++i) {
+            mass[base + i] = particle_mass(m.density, m.radius);
+        }
+        return base;
+    }
+
+    /// Adds a static obstacle (held triangles).
+    Index add_obstacle(const Eigen::MatrixXd& V, const Eigen::MatrixXi& F, double contact_radius = 0)
+    {
+        const Index base = append_vertices(V, VertexKind::obstacle, contact_radius);
+        check_indices(F, V.rows(), "obstacle triangle");
+        for (Index i = 0; i < V.rows(); ++i) {
+            fixed[std::size_t(base + i)] = true;
+            mass[base + i] = 1; // never used: held vertices are not unknowns
+        }
+        for (Index f = 0; f < F.rows(); ++f) {
+            contact_faces.emplace_back(int(base + F(f, 0)), int(base + F(f, 1)), int(base + F(f, 2)));
+        }
+        return base;
+    }
+
+    /// Holds vertex v at its initial position.
+    void fix(Index v)
+    {
+        require(v >= 0 && v < num_vertices(), "fix: vertex ", v, " out of range");
+        fixed[std::size_t(v)] = true;
+    }
+
+    /// Moves vertex v along a prescribed path.
+    void script(Index v, ScriptedMotion motion)
+    {
+        require(v >= 0 && v < num_vertices(), "script: vertex ", v, " out of range");
+        scripted.push_back({ v, std::move(motion) });
+    }
+
+    /// True for vertices whose position is prescribed (fixed, scripted).
+    std::vector<bool> held() const
+    {
+        std::vector<bool> h = fixed;
+        for (const auto& s : scripted) {
+            h[std::size_t(s.vertex)] = true;
+        }
+        return h;
+    }
+
+    /// Total elastic energy Psi(x) (J) at positions x (n x 3).
+    double elastic_energy(const Eigen::MatrixXd& x) const
+    {
+        double e = 0;
+        for (const auto& t : tets) {
+            e += tet_energy<double>(gather(x, t.vertices), t.rest, t.material);
+        }
+        for (const auto& m : membranes) {
+            e += membrane_energy<double>(gather(x, m.vertices), m.rest, m.material);
+        }
+        for (const auto& h : hinges) {
+            e += hinge_energy<double>(gather(x, h.vertices), h.rest);
+        }
+        for (const auto& s : rod_segments) {
+            e += rod_stretch_energy<double>(gather(x, s.vertices), s.rest);
+        }
+        for (const auto& j : rod_joints) {
+            e += rod_bending_energy<double>(gather(x, j.vertices), j.rest);
+        }
+        return e;
+    }
+
+    /// Adds scale * grad Psi(x) to g (3n entries, x y z per vertex).
+    void add_elastic_gradient(const Eigen::MatrixXd& x, double scale, Eigen::VectorXd& g) const
+    {
+        for (const auto& t : tets) {
+            add_local_gradient(g, t.vertices, scale * tet_energy_gradient<double>(gather(x, t.vertices), t.rest, t.material));
+        }
+        for (const auto& m : membranes) {
+            add_local_gradient(g, m.vertices,
+                scale * membrane_energy_gradient<double>(gather(x, m.vertices), m.rest, m.material));
+        }
+        for (const auto& h : hinges) {
+            add_local_gradient(g, h.vertices, scale * hinge_energy_gradient<double>(gather(x, h.vertices), h.rest));
+        }
+        for (const auto& s : rod_segments) {
+            add_local_gradient(g, s.vertices, scale * rod_stretch_gradient<double>(gather(x, s.vertices), s.rest));
+        }
+        for (const auto& j : rod_joints) {
+            add_local_gradient(g, j.vertices, scale * rod_bending_gradient<double>(gather(x, j.vertices), j.rest));
+        }
+    }
+
+    /// Appends scale * (per-element projected) Hessian of Psi as triplets.
+    void add_elastic_hessian(const Eigen::MatrixXd& x, double scale, Triplets& triplets,
+        PSDProjection projection = PSDProjection::clamp) const
+    {
+        for (const auto& t : tets) {
+            add_local_hessian(triplets, t.vertices,
+                scale * tet_energy_hessian<double>(gather(x, t.vertices), t.rest, t.material, projection));
+        }
+        for (const auto& m : membranes) {
+            add_local_hessian(triplets, m.vertices,
+                scale * membrane_energy_hessian<double>(gather(x, m.vertices), m.rest, m.material, projection));
+        }
+        for (const auto& h : hinges) {
+            add_local_hessian(triplets, h.vertices,
+                scale * hinge_energy_hessian<double>(gather(x, h.vertices), h.rest, projection));
+        }
+        for (const auto& s : rod_segments) {
+            add_local_hessian(triplets, s.vertices,
+                scale * rod_stretch_hessian<double>(gather(x, s.vertices), s.rest, projection));
+        }
+        for (const auto& j : rod_joints) {
+            add_local_hessian(triplets, j.vertices,
+                scale * rod_bending_hessian<double>(gather(x, j.vertices), j.rest, projection));
+        }
+    }
+
+private:
+    Eigen::Vector3d row(Index v) const { return positions.row(v).transpose(); }
+
+    Index append_vertices(const Eigen::MatrixXd& V, VertexKind k, double radius)
+    {
+        require(V.cols() == 3, "vertex arrays need 3 columns, got ", V.cols());
+        require(all_finite(V), "vertex positions must be finite");
+        require(std::isfinite(radius) && radius >= 0, "contact radius ", radius, " must be >= 0");
+        const Index base = num_vertices();
+        const Index n = base + V.rows();
+        positions.conservativeResize(n, 3);
+        velocities.conservativeResize(n, 3);
+        mass.conservativeResize(n);
+        contact_radius.conservativeResize(n);
+        positions.bottomRows(V.rows()) = V;
+        velocities.bottomRows(V.rows()).setZero();
+        mass.tail(V.rows()).setZero();
+        contact_radius.tail(V.rows()).setConstant(radius);
+        kind.insert(kind.end(), std::size_t(V.rows()), k);
+        fixed.insert(fixed.end(), std::size_t(V.rows()), false);
+        return base;
+    }
+
+    static void check_indices(const Eigen::MatrixXi& E, Index n, const char* what)
+    {
+        for (Index i = 0; i < E.rows(); ++i) {
+            for (Index j = 0; j < E.cols(); ++j) {
+                require(E(i, j) >= 0 && E(i, j) < n, what, " ", i, " refers to vertex ", E(i, j),
+                    " of ", n);
+            }
+        }
+    }
+};
+
+} // namespace ipc::examples

@@ -1,0 +1,250 @@
+#pragma once
+/// @file
+/// Mesh generators for example scenes (y is up, metres): grid cloth, UV
+/// sphere, open bowl, board, box and ball tetrahedral meshes, polyline rods
+/// and particle lattices. Triangles are counter-clockwise seen from outside
+/// (or from +y for flat sheets).
+
+#include "mass.hpp"
+
+#include <ipc/core/error.hpp>
+
+#include <Eigen/Core>
+
+#include <cmath>
+#include <vector>
+
+namespace ipc::examples {
+
+/// A triangle mesh: vertices (n x 3) and faces (m x 3).
+struct TriangleMesh {
+    Eigen::MatrixXd vertices;
+    Eigen::MatrixXi faces;
+};
+
+/// A tetrahedral mesh: vertices (n x 3) and tetrahedra (m x 4).
+struct TetMesh {
+    Eigen::MatrixXd vertices;
+    Eigen::MatrixXi tets;
+};
+
+/// Horizontal rectangular cloth centred at center, size_x by size_z metres,
+/// with nx by nz quads (each split in two, alternating diagonals), facing +y.
+inline TriangleMesh grid_cloth(const Eigen::Vector3d& center, double size_x, double size_z, int nx, int nz)
+{
+    require(nx >= 1 && nz >= 1 && size_x > 0 && size_z > 0, "grid_cloth: bad size or resolution");
+    TriangleMesh m;
+    m.vertices.resize((nx + 1) * (nz + 1), 3);
+    for (int j = 0; j <= nz; ++j) {
+        for (int i = 0; i <= nx; ++i) {
+            m.vertices.row(j * (nx + 1) + i) = center.transpose()
+                + Eigen::RowVector3d(size_x * (double(i) / nx - 0.5), 0, size_z * (double(j) / nz - 0.5));
+        }
+    }
+    m.faces.resize(2 * nx * nz, 3);
+    int f = 0;
+    for (int j = 0; j < nz; ++j) {
+        for (int i = 0; i < nx; ++i) {
+            const int a = j * (nx + 1) + i, b = a + 1, c = a + nx + 1, d = c + 1;
+            // Facing +y: counter-clockwise seen from above means a -> c -> b.
+            if ((i + j) % 2 == 0) {
+                m.faces.row(f++) << a, c, b;
+                m.faces.row(f++) << b, c, d;
+            } else {
+                m.faces.row(f++) << a, c, d;
+                m.faces.row(f++) << a, d, b;
+            }
+        }
+    }
+    return m;
+}
+
+/// Closed UV sphere with the given rings (>= 3) and segments (>= 3).
+inline TriangleMesh sphere_mesh(const Eigen::Vector3d& center, double radius, int rings, int segments)
+{
+    require(rings >= 3 && segments >= 3 && radius > 0, "sphere_mesh: bad size or resolution");
+    TriangleMesh m;
+    const int n = 2 + (rings - 1) * segments;
+    m.vertices.resize(n, 3);
+    m.vertices.row(0) = (center + Eigen::Vector3d(0, radius, 0)).transpose();
+    m.vertices.row(n - 1) = (center - Eigen::Vector3d(0, radius, 0)).transpose();
+    for (int r = 1; r < rings; ++r) {
+        const double theta = pi * r / rings;
+        for (int s = 0; s < segments; ++s) {
+            const double phi = 2 * pi * s / segments;
+            m.vertices.row(1 + (r - 1) * segments + s) = (center
+                + radius * Eigen::Vector3d(std::sin(theta) * std::cos(phi), std::cos(theta), std::sin(theta) * std::sin(phi)))
+                                                             .transpose();
+        }
+    }
+    std::vector<Eigen::Vector3i> faces;
+    auto at = [&](int r, int s) { return 1 + (r - 1) * segments + (s % segments); };
+    for (int s = 0; s < segments; ++s) {
+        faces.emplace_back(0, at(1, s + 1), at(1, s));
+        faces.emplace_back(n - 1, at(rings - 1, s), at(rings - 1, s + 1));
+    }
+    for (int r = 1; r + 1 < rings; ++r) {
+        for (int s = 0; s < segments; ++s) {
+            faces.emplace_back(at(r, s), at(r, s + 1), at(r + 1, s));
+            faces.emplace_back(at(r, s + 1), at(r + 1, s + 1), at(r + 1, s));
+        }
+    }
+    m.faces.resize(Eigen::Index(faces.size()), 3);
+    for (std::size_t i = 0; i < faces.size(); ++i) {
+        m.faces.row(Eigen::Index(i)) = faces[i].transpose();
+    }
+    return m;
+}
+
+/// Open hemispherical bowl (the lower half of a sphere, rim at center.y),
+/// triangles facing inward.
+inline TriangleMesh bowl_mesh(const Eigen::Vector3d& center, double radius, int rings, int segments)
+{
+    require(rings >= 2 && segments >= 3 && radius > 0, "bowl_mesh: bad size or resolution");
+    TriangleMesh m;
+    const int n = 1 + rings * segments;
+    m.vertices.resize(n, 3);
+    m.vertices.row(0) = (center - Eigen::Vector3d(0, radius, 0)).transpose();
+    for (int r = 1; r <= rings; ++r) {
+        const double theta = pi / 2 * r / rings; // from the bottom up to the rim
+        for (int s = 0; s < segments; ++s) {
+            const double phi = 2 * pi * s / segments;
+            m.vertices.row(1 + (r - 1) * segments + s) = (center
+                + radius * Eigen::Vector3d(std::sin(theta) * std::cos(phi), -std::cos(theta), std::sin(theta) * std::sin(phi)))
+                                                             .transpose();
+        }
+    }
+    std::vector<Eigen::Vector3i> faces;
+    auto at = [&](int r, int s) { return 1 + (r - 1) * segments + (s % segments); };
+    for (int s = 0; s < segments; ++s) {
+        faces.emplace_back(0, at(1, s + 1), at(1, s));
+    }
+    for (int r = 1; r < rings; ++r) {
+        for (int s = 0; s < segments; ++s) {
+            faces.emplace_back(at(r, s), at(r, s + 1), at(r + 1, s));
+            faces.emplace_back(at(r, s + 1), at(r + 1, s + 1), at(r + 1, s));
+        }
+    }
+    m.faces.resize(Eigen::Index(faces.size()), 3);
+    for (std::size_t i = 0; i < faces.size(); ++i) {
+        m.faces.row(Eigen::Index(i)) = faces[i].transpose();
+    }
+    return m;
+}
+
+/// Flat board: a horizontal n x n grid of size x size metres at center,
+/// facing +y, optionally tilted by angle (radians) about the z axis.
+inline TriangleMesh board_mesh(const Eigen::Vector3d& center, double size, int n, double tilt = 0)
+{
+    TriangleMesh m = grid_cloth(Eigen::Vector3d::Zero(), size, size, n, n);
+    const Eigen::Matrix3d R = Eigen::AngleAxisd(tilt, Eigen::Vector3d::UnitZ()).toRotationMatrix();
+    for (Eigen::Index i = 0; i < m.vertices.rows(); ++i) {
+        m.vertices.row(i) = (R * m.vertices.row(i).transpose() + center).transpose();
+    }
+    return m;
+}
+
+/// Box [lo, hi] split into nx x ny x nz cubes of 6 tetrahedra each.
+inline TetMesh box_tet_mesh(const Eigen::Vector3d& lo, const Eigen::Vector3d& hi, int nx, int ny, int nz)
+{
+    require(nx >= 1 && ny >= 1 && nz >= 1 && (hi - lo).minCoeff() > 0, "box_tet_mesh: bad size");
+    TetMesh m;
+    auto id = [&](int i, int j, int k) { return (k * (ny + 1) + j) * (nx + 1) + i; };
+    m.vertices.resize((nx + 1) * (ny + 1) * (nz + 1), 3);
+    for (int k = 0; k <= nz; ++k) {
+        for (int j = 0; j <= ny; ++j) {
+            for (int i = 0; i <= nx; ++i) {
+                m.vertices.row(id(i, j, k)) = (lo.array()
+                    + (hi - lo).array() * Eigen::Array3d(double(i) / nx, double(j) / ny, double(k) / nz))
+                                                  .matrix()
+                                                  .transpose();
+            }
+        }
+    }
+    // Kuhn split around the diagonal corner 0 -> corner 7 (bits x, y, z).
+    static const int split[6][4] = { { 0, 1, 3, 7 }, { 0, 3, 2, 7 }, { 0, 2, 6, 7 }, { 0, 6, 4, 7 },
+        { 0, 4, 5, 7 }, { 0, 5, 1, 7 } };
+    m.tets.resize(6 * nx * ny * nz, 4);
+    int t = 0;
+    for (int k = 0; k < nz; ++k) {
+        for (int j = 0; j < ny; ++j) {
+            for (int i = 0; i < nx; ++i) {
+                int corner[8];
+                for (int c = 0; c < 8; ++c) {
+                    corner[c] = id(i + (c & 1), j + ((c >> 1) & 1), k + ((c >> 2) & 1));
+                }
+                for (const auto& s : split) {
+                    m.tets.row(t++) << corner[s[0]], corner[s[1]], corner[s[2]], corner[s[3]];
+                }
+            }
+        }
+    }
+    return m;
+}
+
+/// A blocky ball: the cubes of an n^3 grid over the bounding box whose
+/// centres lie inside the sphere, 6 tetrahedra each, unused vertices dropped.
+inline TetMesh ball_tet_mesh(const Eigen::Vector3d& center, double radius, int n)
+{
+    const Eigen::Vector3d r(radius, radius, radius);
+    const TetMesh box = box_tet_mesh(center - r, center + r, n, n, n);
+    std::vector<int> keep;
+    for (Eigen::Index t = 0; t < box.tets.rows(); t += 6) {
+        // Corner 0 and 7 of the cube are in every tet of it: use their midpoint.
+        const Eigen::Vector3d mid = (box.vertices.row(box.tets(t, 0)) + box.vertices.row(box.tets(t, 3))).transpose() / 2;
+        if ((mid - center).norm() <= radius) {
+            keep.push_back(int(t));
+        }
+    }
+    std::vector<int> remap(std::size_t(box.vertices.rows()), -1);
+    TetMesh m;
+    m.tets.resize(Eigen::Index(keep.size() * 6), 4);
+    int count = 0;
+    for (std::size_t q = 0; q < keep.size(); ++q) {
+        for (int s = 0; s < 6; ++s) {
+            for (int k = 0; k < 4; ++k) {
+                int& slot = remap[std::size_t(box.tets(keep[q] + s, k))];
+                if (slot < 0) {
+                    slot = count++;
+                }
+                m.tets(Eigen::Index(6 * q + std::size_t(s)), k) = slot;
+            }
+        }
+    }
+    m.vertices.resize(count, 3);
+    for (std::size_t v = 0; v < remap.size(); ++v) {
+        if (remap[v] >= 0) {
+            m.vertices.row(remap[v]) = box.vertices.row(Eigen::Index(v));
+        }
+    }
+    return m;
+}
+
+/// Straight polyline from a to b with the given number of segments.
+inline Eigen::MatrixXd rod_polyline(const Eigen::Vector3d& a, const Eigen::Vector3d& b, int segments)
+{
+    require(segments >= 1 && (b - a).norm() > 0, "rod_polyline: bad segments or zero length");
+    Eigen::MatrixXd V(segments + 1, 3);
+    for (int i = 0; i <= segments; ++i) {
+        V.row(i) = (a + (b - a) * double(i) / segments).transpose();
+    }
+    return V;
+}
+
+/// Lattice of nx x ny x nz points with the given spacing, lowest corner at lo.
+inline Eigen::MatrixXd particle_lattice(const Eigen::Vector3d& lo, double spacing, int nx, int ny, int nz)
+{
+    require(nx >= 1 && ny >= 1 && nz >= 1 && spacing > 0, "particle_lattice: bad size");
+    Eigen::MatrixXd V(nx * ny * nz, 3);
+    int i = 0;
+    for (int k = 0; k < nz; ++k) {
+        for (int j = 0; j < ny; ++j) {
+            for (int a = 0; a < nx; ++a) {
+                V.row(i++) = (lo + spacing * Eigen::Vector3d(a, j, k)).transpose();
+            }
+        }
+    }
+    return V;
+}
+
+} // namespace ipc::examples
