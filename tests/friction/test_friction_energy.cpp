@@ -247,7 +247,8 @@ TEMPLATE_TEST_CASE("Friction kernels instantiate for float, double and long doub
     CHECK(ipc::friction_hessian(contact, dx, eps).allFinite());
     CHECK(ipc::normal_force_magnitude(Scalar(2.25e-4), Scalar(1e-2), Scalar(1e-2), Scalar(1))
         > Scalar(0));
-    const auto pp = ipc::point_point_friction_contact(a, p, Scalar(1), Scalar(1));
+    // Plain double literals for lambda and mu convert to the positions' scalar.
+    const auto pp = ipc::point_point_friction_contact(a, p, 1.0, 1.0);
     const auto pe = ipc::point_edge_friction_contact(p, a, b, Scalar(1), Scalar(1));
     const auto ee = ipc::edge_edge_friction_contact(a, b, p, c, Scalar(1), Scalar(1));
     CHECK(ipc::friction_hessian(pp, ipc::Vector<Scalar, 6>::Zero().eval(), eps).allFinite());

@@ -47,10 +47,12 @@ namespace detail {
 
 /// Friction contact between points a and b. Coincident points get the
 /// deterministic plane of point_point_tangent_basis.
-template <typename DerivedA, typename DerivedB, typename Scalar = typename DerivedA::Scalar>
-FrictionContact<Scalar, 2> point_point_friction_contact(const Eigen::MatrixBase<DerivedA>& a,
-    const Eigen::MatrixBase<DerivedB>& b, const Scalar& normal_force, const Scalar& mu)
+template <typename DerivedA, typename DerivedB>
+FrictionContact<typename DerivedA::Scalar, 2> point_point_friction_contact(
+    const Eigen::MatrixBase<DerivedA>& a, const Eigen::MatrixBase<DerivedB>& b,
+    const typename DerivedA::Scalar& normal_force, const typename DerivedA::Scalar& mu)
 {
+    using Scalar = typename DerivedA::Scalar;
     detail::require_friction_parameters(normal_force, mu, "point_point_friction_contact");
     return { point_point_tangent_basis(a, b), point_point_relative_weights<Scalar>(),
         normal_force, mu };
@@ -58,11 +60,11 @@ FrictionContact<Scalar, 2> point_point_friction_contact(const Eigen::MatrixBase<
 
 /// Friction contact between point p and edge (e0, e1). Throws
 /// ipc::degenerate_geometry for a zero-length edge.
-template <typename DerivedP, typename DerivedE0, typename DerivedE1,
-    typename Scalar = typename DerivedP::Scalar>
-FrictionContact<Scalar, 3> point_edge_friction_contact(const Eigen::MatrixBase<DerivedP>& p,
-    const Eigen::MatrixBase<DerivedE0>& e0, const Eigen::MatrixBase<DerivedE1>& e1,
-    const Scalar& normal_force, const Scalar& mu)
+template <typename DerivedP, typename DerivedE0, typename DerivedE1>
+FrictionContact<typename DerivedP::Scalar, 3> point_edge_friction_contact(
+    const Eigen::MatrixBase<DerivedP>& p, const Eigen::MatrixBase<DerivedE0>& e0,
+    const Eigen::MatrixBase<DerivedE1>& e1, const typename DerivedP::Scalar& normal_force,
+    const typename DerivedP::Scalar& mu)
 {
     detail::require_friction_parameters(normal_force, mu, "point_edge_friction_contact");
     return { point_edge_tangent_basis(p, e0, e1),
@@ -71,11 +73,11 @@ FrictionContact<Scalar, 3> point_edge_friction_contact(const Eigen::MatrixBase<D
 
 /// Friction contact between point p and triangle (t0, t1, t2). Throws
 /// ipc::degenerate_geometry for a zero-area triangle.
-template <typename DerivedP, typename DerivedT0, typename DerivedT1, typename DerivedT2,
-    typename Scalar = typename DerivedP::Scalar>
-FrictionContact<Scalar, 4> point_triangle_friction_contact(const Eigen::MatrixBase<DerivedP>& p,
-    const Eigen::MatrixBase<DerivedT0>& t0, const Eigen::MatrixBase<DerivedT1>& t1,
-    const Eigen::MatrixBase<DerivedT2>& t2, const Scalar& normal_force, const Scalar& mu)
+template <typename DerivedP, typename DerivedT0, typename DerivedT1, typename DerivedT2>
+FrictionContact<typename DerivedP::Scalar, 4> point_triangle_friction_contact(
+    const Eigen::MatrixBase<DerivedP>& p, const Eigen::MatrixBase<DerivedT0>& t0,
+    const Eigen::MatrixBase<DerivedT1>& t1, const Eigen::MatrixBase<DerivedT2>& t2,
+    const typename DerivedP::Scalar& normal_force, const typename DerivedP::Scalar& mu)
 {
     detail::require_friction_parameters(normal_force, mu, "point_triangle_friction_contact");
     return { point_triangle_tangent_basis(p, t0, t1, t2),
@@ -85,11 +87,11 @@ FrictionContact<Scalar, 4> point_triangle_friction_contact(const Eigen::MatrixBa
 
 /// Friction contact between edges (a0, a1) and (b0, b1). Throws
 /// ipc::degenerate_geometry for a zero-length edge or parallel edges.
-template <typename DerivedA0, typename DerivedA1, typename DerivedB0, typename DerivedB1,
-    typename Scalar = typename DerivedA0::Scalar>
-FrictionContact<Scalar, 4> edge_edge_friction_contact(const Eigen::MatrixBase<DerivedA0>& a0,
-    const Eigen::MatrixBase<DerivedA1>& a1, const Eigen::MatrixBase<DerivedB0>& b0,
-    const Eigen::MatrixBase<DerivedB1>& b1, const Scalar& normal_force, const Scalar& mu)
+template <typename DerivedA0, typename DerivedA1, typename DerivedB0, typename DerivedB1>
+FrictionContact<typename DerivedA0::Scalar, 4> edge_edge_friction_contact(
+    const Eigen::MatrixBase<DerivedA0>& a0, const Eigen::MatrixBase<DerivedA1>& a1,
+    const Eigen::MatrixBase<DerivedB0>& b0, const Eigen::MatrixBase<DerivedB1>& b1,
+    const typename DerivedA0::Scalar& normal_force, const typename DerivedA0::Scalar& mu)
 {
     detail::require_friction_parameters(normal_force, mu, "edge_edge_friction_contact");
     return { edge_edge_tangent_basis(a0, a1, b0, b1),

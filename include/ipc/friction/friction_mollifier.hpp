@@ -21,6 +21,7 @@ namespace ipc {
 /// The C1 mollifier of IPC (the paper's choice):
 /// f1(y) = 2 y / eps - y^2 / eps^2 for y < eps, 1 beyond.
 struct C1FrictionMollifier {
+    /// Potential factor f0(y) (m): y for y >= eps, smooth below with f0(eps) = eps.
     template <typename Scalar> static Scalar f0(const Scalar& y, const Scalar& eps)
     {
         if (y >= eps) {
@@ -31,6 +32,7 @@ struct C1FrictionMollifier {
         return eps * (t * t * (Scalar(1) - t / Scalar(3)) + Scalar(1) / Scalar(3));
     }
 
+    /// Force factor f1(y) = f0'(y) in [0, 1] (dimensionless).
     template <typename Scalar> static Scalar f1(const Scalar& y, const Scalar& eps)
     {
         if (y >= eps) {
@@ -40,6 +42,7 @@ struct C1FrictionMollifier {
         return t * (Scalar(2) - t);
     }
 
+    /// f1'(y) (1/m), >= 0; 0 for y >= eps.
     template <typename Scalar> static Scalar f1_derivative(const Scalar& y, const Scalar& eps)
     {
         if (y >= eps) {
@@ -48,6 +51,7 @@ struct C1FrictionMollifier {
         return Scalar(2) * (eps - y) / (eps * eps);
     }
 
+    /// f1(y) / y (1/m), division-free below eps and finite at y = 0.
     template <typename Scalar> static Scalar f1_over_y(const Scalar& y, const Scalar& eps)
     {
         if (y >= eps) {
@@ -56,6 +60,7 @@ struct C1FrictionMollifier {
         return (Scalar(2) * eps - y) / (eps * eps);
     }
 
+    /// d(f1(y) / y) / dy (1/m^2), division-free below eps and finite at y = 0.
     template <typename Scalar>
     static Scalar f1_over_y_derivative(const Scalar& y, const Scalar& eps)
     {
@@ -66,10 +71,12 @@ struct C1FrictionMollifier {
     }
 };
 
-/// A C2 mollifier: f1(y) = 1 - (1 - y / eps)^3 for y < eps, 1 beyond. Its
-/// force Jacobian is continuous too, at the price of a slightly softer
-/// stiction than C1 for the same eps.
+/// A C2 mollifier: f1(y) = 1 - (1 - y / eps)^3 for y < eps, 1 beyond. f1' and
+/// f1'' both vanish at eps, so the friction Hessian is itself continuous and
+/// differentiable there; f1 rises more steeply at zero slip than the C1 shape
+/// (f1'(0) = 3 / eps against 2 / eps).
 struct C2FrictionMollifier {
+    /// Potential factor f0(y) (m): y for y >= eps, smooth below with f0(eps) = eps.
     template <typename Scalar> static Scalar f0(const Scalar& y, const Scalar& eps)
     {
         if (y >= eps) {
@@ -82,6 +89,7 @@ struct C2FrictionMollifier {
                 + Scalar(1) / Scalar(4));
     }
 
+    /// Force factor f1(y) = f0'(y) in [0, 1] (dimensionless).
     template <typename Scalar> static Scalar f1(const Scalar& y, const Scalar& eps)
     {
         if (y >= eps) {
@@ -91,6 +99,7 @@ struct C2FrictionMollifier {
         return t * (Scalar(3) + t * (t - Scalar(3)));
     }
 
+    /// f1'(y) (1/m), >= 0; 0 for y >= eps.
     template <typename Scalar> static Scalar f1_derivative(const Scalar& y, const Scalar& eps)
     {
         if (y >= eps) {
@@ -100,6 +109,7 @@ struct C2FrictionMollifier {
         return Scalar(3) * s * s / eps;
     }
 
+    /// f1(y) / y (1/m), division-free below eps and finite at y = 0.
     template <typename Scalar> static Scalar f1_over_y(const Scalar& y, const Scalar& eps)
     {
         if (y >= eps) {
@@ -109,6 +119,7 @@ struct C2FrictionMollifier {
         return (Scalar(3) + t * (t - Scalar(3))) / eps;
     }
 
+    /// d(f1(y) / y) / dy (1/m^2), division-free below eps and finite at y = 0.
     template <typename Scalar>
     static Scalar f1_over_y_derivative(const Scalar& y, const Scalar& eps)
     {
@@ -123,6 +134,7 @@ struct C2FrictionMollifier {
 /// The C0 (linear) mollifier: f1(y) = y / eps for y < eps, 1 beyond. The
 /// force is continuous but its Jacobian jumps at eps.
 struct C0FrictionMollifier {
+    /// Potential factor f0(y) (m): y for y >= eps, smooth below with f0(eps) = eps.
     template <typename Scalar> static Scalar f0(const Scalar& y, const Scalar& eps)
     {
         if (y >= eps) {
@@ -131,6 +143,7 @@ struct C0FrictionMollifier {
         return (y * y / eps + eps) / Scalar(2);
     }
 
+    /// Force factor f1(y) = f0'(y) in [0, 1] (dimensionless).
     template <typename Scalar> static Scalar f1(const Scalar& y, const Scalar& eps)
     {
         if (y >= eps) {
@@ -139,6 +152,7 @@ struct C0FrictionMollifier {
         return y / eps;
     }
 
+    /// f1'(y) (1/m), >= 0; 0 for y >= eps.
     template <typename Scalar> static Scalar f1_derivative(const Scalar& y, const Scalar& eps)
     {
         if (y >= eps) {
@@ -147,6 +161,7 @@ struct C0FrictionMollifier {
         return Scalar(1) / eps;
     }
 
+    /// f1(y) / y (1/m), division-free below eps and finite at y = 0.
     template <typename Scalar> static Scalar f1_over_y(const Scalar& y, const Scalar& eps)
     {
         if (y >= eps) {
@@ -155,6 +170,7 @@ struct C0FrictionMollifier {
         return Scalar(1) / eps;
     }
 
+    /// d(f1(y) / y) / dy (1/m^2), division-free below eps and finite at y = 0.
     template <typename Scalar>
     static Scalar f1_over_y_derivative(const Scalar& y, const Scalar& eps)
     {
