@@ -311,10 +311,12 @@ namespace detail::inclusion {
         constexpr int nb = num_barycentric(Kind);
         constexpr double unit_roundoff = std::numeric_limits<double>::epsilon() / 2;
 
-        // Rounding bound per coordinate. A corner value is computed with at
-        // most six roundings on quantities bounded by 2m (m = largest
-        // magnitude of a start or end coordinate), which a first-order
-        // analysis bounds by 50 m u; we use 128 m u, plus an absolute 2^-1000
+        // Rounding bound per coordinate. A corner value takes at most nine
+        // roundings (displacements, interpolation in t, differences, products
+        // with u and v), on intermediates bounded by 6m (m = largest magnitude
+        // of a start or end coordinate of that axis); a first-order analysis
+        // bounds its error by 50 m u (u = unit roundoff), and the rounding of
+        // the widened ends by 6 m u more. We use 128 m u, plus an absolute 2^-1000
         // that covers products which underflow (each off by at most 2^-1075)
         // and keeps the bound itself a normal number (subnormal arithmetic
         // is slow).
