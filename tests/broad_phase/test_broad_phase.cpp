@@ -11,6 +11,8 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <mutex>
+#include <random>
 
 #if IPC_HAS_OPENMP
 #include <omp.h>
@@ -411,6 +413,42 @@ TEST_CASE("Index structures answer box queries like brute force", "[broad_phase]
         CHECK(from_bvh == expected);
         CHECK(from_hash == expected);
     }
+    // Simultaneous descents: the tree against itself and against another.
+    std::vector<std::pair<Index, Index>> expected_self, expected_cross, found_self, found_cross;
+    std::vector<Index> odd_ids;
+    for (Index i = 1; i < Index(boxes.size()); i += 2) {
+        odd_ids.push_back(i);
+    }
+    for (size_t i = 0; i < ids.size(); ++i) {
+        for (size_t j = i + 1; j < ids.size(); ++j) {
+            if (overlaps(boxes[size_t(ids[i])], boxes[size_t(ids[j])])) {
+                expected_self.emplace_back(std::min(ids[i], ids[j]), std::max(ids[i], ids[j]));
+            }
+        }
+        for (const Index j : odd_ids) {
+            if (overlaps(boxes[size_t(ids[i])], boxes[size_t(j)])) {
+                expected_cross.emplace_back(ids[i], j);
+            }
+        }
+    }
+    const BVH odd_bvh(boxes, odd_ids);
+    std::mutex mutex;
+    bvh.self_overlaps([&](int, Index a, Index b) {
+        const std::lock_guard<std::mutex> lock(mutex);
+        found_self.emplace_back(std::min(a, b), std::max(a, b));
+    });
+    bvh.overlaps_with(odd_bvh, [&](int, Index a, Index b) {
+        const std::lock_guard<std::mutex> lock(mutex);
+        found_cross.emplace_back(a, b);
+    });
+    for (auto* list : { &expected_self, &expected_cross, &found_self, &found_cross }) {
+        std::sort(list->begin(), list->end());
+    }
+    CHECK(!expected_self.empty());
+    CHECK(!expected_cross.empty());
+    CHECK(found_self == expected_self);
+    CHECK(found_cross == expected_cross);
+
     // A query covering everything, and one far away.
     AABB all;
     all.lower = { { -100, -100, -100 } };

@@ -124,8 +124,53 @@ namespace detail {
         concatenate(blocks, out);
     }
 
-    /// Pairs of a job by sweep and prune, then bucketed by a (counting sort)
-    /// and sorted by b within each bucket.
+    /// Sorts unordered (a, b) pairs collected in several buffers into out:
+    /// bucketed by a (counting sort over [0, num_first)), sorted by b within
+    /// each bucket, duplicates removed.
+    template <typename Candidate, typename Make>
+    void sorted_from_buffers(std::vector<std::vector<std::pair<Index, Index>>>& buffers, Index num_first,
+                             Make&& make, std::vector<Candidate>& out)
+    {
+        std::vector<size_t> start(size_t(num_first) + 1, 0);
+        for (const auto& buffer : buffers) {
+            for (const auto& pair : buffer) {
+                ++start[size_t(pair.first) + 1];
+            }
+        }
+        for (size_t a = 0; a < size_t(num_first); ++a) {
+            start[a + 1] += start[a];
+        }
+        std::vector<Index> seconds(start.back());
+        {
+            std::vector<size_t> fill(start.begin(), start.end() - 1);
+            for (auto& buffer : buffers) {
+                for (const auto& pair : buffer) {
+                    seconds[fill[size_t(pair.first)]++] = pair.second;
+                }
+                std::vector<std::pair<Index, Index>>().swap(buffer);
+            }
+        }
+        // Sort each bucket and count its distinct entries.
+        std::vector<size_t> kept(size_t(num_first) + 1, 0);
+        parallel_for(0, std::ptrdiff_t(num_first), [&](std::ptrdiff_t a) {
+            const auto begin = seconds.begin() + std::ptrdiff_t(start[size_t(a)]);
+            const auto end = seconds.begin() + std::ptrdiff_t(start[size_t(a) + 1]);
+            std::sort(begin, end);
+            kept[size_t(a) + 1] = size_t(std::unique(begin, end) - begin);
+        });
+        for (size_t a = 0; a < size_t(num_first); ++a) {
+            kept[a + 1] += kept[a];
+        }
+        out.resize(kept.back());
+        parallel_for(0, std::ptrdiff_t(num_first), [&](std::ptrdiff_t a) {
+            const size_t count = kept[size_t(a) + 1] - kept[size_t(a)];
+            for (size_t k = 0; k < count; ++k) {
+                out[kept[size_t(a)] + k] = make(Index(a), seconds[start[size_t(a)] + k]);
+            }
+        });
+    }
+
+    /// Pairs of a job by sweep and prune.
     template <typename Candidate, typename Admissible, typename Make>
     void sweep_pairs(const PairJob& job, Index num_first, Admissible&& admissible, Make&& make,
                      std::vector<Candidate>& out)
@@ -139,34 +184,35 @@ namespace detail {
                                 blocks[size_t(block)].emplace_back(a, b);
                             }
                         });
-        std::vector<size_t> start(size_t(num_first) + 1, 0);
-        for (const auto& block : blocks) {
-            for (const auto& pair : block) {
-                ++start[size_t(pair.first) + 1];
-            }
-        }
-        for (size_t a = 0; a < size_t(num_first); ++a) {
-            start[a + 1] += start[a];
-        }
-        std::vector<Index> seconds(start.back());
-        {
-            std::vector<size_t> fill(start.begin(), start.end() - 1);
-            for (auto& block : blocks) {
-                for (const auto& pair : block) {
-                    seconds[fill[size_t(pair.first)]++] = pair.second;
+        sorted_from_buffers(blocks, num_first, make, out);
+    }
+
+    /// Pairs of a job by a simultaneous descent of two BVHs (or one against
+    /// itself).
+    template <typename Candidate, typename Admissible, typename Make>
+    void bvh_pairs(const PairJob& job, Index num_first, Admissible&& admissible, Make&& make,
+                   std::vector<Candidate>& out)
+    {
+        std::vector<std::vector<std::pair<Index, Index>>> buffers(static_cast<size_t>(max_threads()));
+        const BVH second(*job.second_boxes, *job.second_ids);
+        if (job.self) {
+            second.self_overlaps([&](int thread, Index a, Index b) {
+                if (a > b) {
+                    std::swap(a, b);
                 }
-                std::vector<std::pair<Index, Index>>().swap(block);
-            }
+                if (admissible(a, b)) {
+                    buffers[size_t(thread)].emplace_back(a, b);
+                }
+            });
+        } else {
+            const BVH first(*job.first_boxes, *job.first_ids);
+            first.overlaps_with(second, [&](int thread, Index a, Index b) {
+                if (admissible(a, b)) {
+                    buffers[size_t(thread)].emplace_back(a, b);
+                }
+            });
         }
-        out.resize(seconds.size());
-        parallel_for(0, std::ptrdiff_t(num_first), [&](std::ptrdiff_t a) {
-            const auto begin = seconds.begin() + std::ptrdiff_t(start[size_t(a)]);
-            const auto end = seconds.begin() + std::ptrdiff_t(start[size_t(a) + 1]);
-            std::sort(begin, end);
-            for (size_t k = start[size_t(a)]; k < start[size_t(a) + 1]; ++k) {
-                out[k] = make(Index(a), seconds[k]);
-            }
-        });
+        sorted_from_buffers(buffers, num_first, make, out);
     }
 
     template <typename Candidate, typename Admissible, typename Make>
@@ -200,7 +246,7 @@ namespace detail {
             return;
         }
         case BroadPhaseMethod::bvh:
-            query_pairs(BVH(*job.second_boxes, *job.second_ids), job, admissible, make, out);
+            bvh_pairs(job, num_first, admissible, make, out);
             return;
         }
         throw invalid_argument("unknown broad-phase method");

@@ -7,6 +7,7 @@
 
 #include <ipc/broad_phase/aabb.hpp>
 #include <ipc/core/error.hpp>
+#include <ipc/core/parallel.hpp>
 #include <ipc/core/types.hpp>
 
 #include <algorithm>
@@ -75,6 +76,21 @@ public:
         }
     }
 
+
+    /// Calls emit(thread, a, b) for every unordered pair {a, b} of stored
+    /// boxes that overlap, each pair once (a != b, in no particular order),
+    /// by a simultaneous descent of the tree against itself, in parallel.
+    /// thread is in [0, max_threads()); emit must be safe to call
+    /// concurrently for distinct thread values.
+    template <typename Emit> void self_overlaps(Emit&& emit) const { pair_overlaps(*this, true, emit); }
+
+    /// Calls emit(thread, a, b) for every a stored here and b stored in other
+    /// whose boxes overlap, each pair once, in parallel (see self_overlaps).
+    template <typename Emit> void overlaps_with(const BVH& other, Emit&& emit) const
+    {
+        pair_overlaps(other, false, emit);
+    }
+
     /// Number of stored boxes.
     size_t size() const { return sorted_ids_.size(); }
 
@@ -113,6 +129,137 @@ private:
         }
     };
     static constexpr std::int32_t leaf_size = 4;
+
+    struct Task {
+        std::int32_t a, b; ///< node here, node in the other tree
+        bool self;         ///< all pairs inside subtree a (b unused)
+    };
+
+    template <typename Emit> void pair_overlaps(const BVH& other, bool self, Emit& emit) const
+    {
+        if (nodes_.empty() || other.nodes_.empty()) {
+            return;
+        }
+        // Expand the top of the descent into enough independent tasks.
+        std::vector<Task> tasks { Task { 0, 0, self } };
+        const size_t wanted = 64 * size_t(max_threads());
+        for (int round = 0; round < 24 && tasks.size() < wanted; ++round) {
+            std::vector<Task> next;
+            bool expanded = false;
+            for (const Task& task : tasks) {
+                const Node& na = nodes_[size_t(task.a)];
+                if (task.self) {
+                    if (na.right < 0) {
+                        next.push_back(task);
+                    } else {
+                        next.push_back({ task.a + 1, 0, true });
+                        next.push_back({ na.right, 0, true });
+                        next.push_back({ task.a + 1, na.right, false });
+                        expanded = true;
+                    }
+                    continue;
+                }
+                const Node& nb = other.nodes_[size_t(task.b)];
+                if (!nodes_overlap(na, nb)) {
+                    continue;
+                }
+                if (na.right < 0 && nb.right < 0) {
+                    next.push_back(task);
+                } else if (descend_second(na, nb)) {
+                    next.push_back({ task.a, task.b + 1, false });
+                    next.push_back({ task.a, nb.right, false });
+                    expanded = true;
+                } else {
+                    next.push_back({ task.a + 1, task.b, false });
+                    next.push_back({ na.right, task.b, false });
+                    expanded = true;
+                }
+            }
+            tasks.swap(next);
+            if (!expanded) {
+                break;
+            }
+        }
+        parallel_for(0, std::ptrdiff_t(tasks.size()), [&](std::ptrdiff_t t) {
+            const int thread = thread_index();
+            const Task& task = tasks[size_t(t)];
+            if (task.self) {
+                self_descent(task.a, thread, emit);
+            } else {
+                cross_descent(other, task.a, task.b, thread, emit);
+            }
+        });
+    }
+
+    template <typename Emit> void self_descent(std::int32_t n, int thread, Emit& emit) const
+    {
+        const Node& node = nodes_[size_t(n)];
+        if (node.right < 0) {
+            const std::int32_t begin = node.leaf >> 3, end = begin + (node.leaf & 7);
+            for (std::int32_t i = begin; i < end; ++i) {
+                for (std::int32_t j = i + 1; j < end; ++j) {
+                    if (ipc::overlaps(sorted_boxes_[size_t(i)], sorted_boxes_[size_t(j)])) {
+                        emit(thread, sorted_ids_[size_t(i)], sorted_ids_[size_t(j)]);
+                    }
+                }
+            }
+            return;
+        }
+        self_descent(n + 1, thread, emit);
+        self_descent(node.right, thread, emit);
+        cross_descent(*this, n + 1, node.right, thread, emit);
+    }
+
+    template <typename Emit>
+    void cross_descent(const BVH& other, std::int32_t a, std::int32_t b, int thread, Emit& emit) const
+    {
+        const Node& na = nodes_[size_t(a)];
+        const Node& nb = other.nodes_[size_t(b)];
+        if (!nodes_overlap(na, nb)) {
+            return;
+        }
+        if (na.right < 0 && nb.right < 0) {
+            const std::int32_t a_begin = na.leaf >> 3, a_end = a_begin + (na.leaf & 7);
+            const std::int32_t b_begin = nb.leaf >> 3, b_end = b_begin + (nb.leaf & 7);
+            for (std::int32_t i = a_begin; i < a_end; ++i) {
+                const AABB& box = sorted_boxes_[size_t(i)];
+                for (std::int32_t j = b_begin; j < b_end; ++j) {
+                    if (ipc::overlaps(box, other.sorted_boxes_[size_t(j)])) {
+                        emit(thread, sorted_ids_[size_t(i)], other.sorted_ids_[size_t(j)]);
+                    }
+                }
+            }
+            return;
+        }
+        if (descend_second(na, nb)) {
+            cross_descent(other, a, b + 1, thread, emit);
+            cross_descent(other, a, nb.right, thread, emit);
+        } else {
+            cross_descent(other, a + 1, b, thread, emit);
+            cross_descent(other, na.right, b, thread, emit);
+        }
+    }
+
+    template <typename N> static bool nodes_overlap(const N& a, const N& b)
+    {
+        return a.lower[0] <= b.upper[0] && b.lower[0] <= a.upper[0] //
+            && a.lower[1] <= b.upper[1] && b.lower[1] <= a.upper[1] //
+            && a.lower[2] <= b.upper[2] && b.lower[2] <= a.upper[2];
+    }
+
+    /// Which node of a pair to open: the inner one, else the larger one.
+    template <typename N> static bool descend_second(const N& a, const N& b)
+    {
+        if (a.right < 0) {
+            return true;
+        }
+        if (b.right < 0) {
+            return false;
+        }
+        const float size_a = (a.upper[0] - a.lower[0]) + (a.upper[1] - a.lower[1]) + (a.upper[2] - a.lower[2]);
+        const float size_b = (b.upper[0] - b.lower[0]) + (b.upper[1] - b.lower[1]) + (b.upper[2] - b.lower[2]);
+        return size_b > size_a;
+    }
 
     std::int32_t build_node(std::int32_t begin, std::int32_t end);
 
