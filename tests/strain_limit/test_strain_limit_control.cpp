@@ -98,8 +98,10 @@ TEST_CASE("strain-limit feasibility for line search", "[strain_limit][feasibilit
     faces << 0, 1, 2, 1, 3, 2;
     std::vector<TriangleRestShape<double>> rest;
     for (int f = 0; f < 2; ++f) {
-        rest.push_back(triangle_rest_shape<double>(positions.row(faces(f, 0)).transpose(),
-            positions.row(faces(f, 1)).transpose(), positions.row(faces(f, 2)).transpose()));
+        const Vec3 X0 = positions.row(faces(f, 0)).transpose();
+        const Vec3 X1 = positions.row(faces(f, 1)).transpose();
+        const Vec3 X2 = positions.row(faces(f, 2)).transpose();
+        rest.push_back(triangle_rest_shape(X0, X1, X2));
     }
     CHECK(is_strain_feasible(positions, faces, rest, limit));
 
