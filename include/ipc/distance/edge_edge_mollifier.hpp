@@ -65,7 +65,10 @@ inline auto edge_edge_cross_squarednorm_gradient(
     const Vector<T, 3> gu = T(2) * v.cross(m);
     const Vector<T, 3> gv = T(2) * m.cross(u);
     Vector<T, 12> g;
-    g << -gu, gu, -gv, gv;
+    g.template segment<3>(0) = -gu;
+    g.template segment<3>(3) = gu;
+    g.template segment<3>(6) = -gv;
+    g.template segment<3>(9) = gv;
     return g;
 }
 
