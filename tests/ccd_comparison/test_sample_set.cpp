@@ -65,13 +65,15 @@ TEST_CASE("sample CCD queries", "[ccd_comparison][sample_set]")
 
     const ipc::InclusionCCD inclusion;
     const ipc::RootFindingCCD root_finding;
-    Tally inclusion_tally[2], root_finding_tally[2];
+    const ipc::RootFindingCCD root_finding_exact(0.8, 0.0); // no acceptance tolerance
+    Tally inclusion_tally[2], root_finding_tally[2], root_finding_exact_tally[2];
     for (std::size_t i = 0; i < queries.size(); i += stride) {
         const ipc_test::SampleQuery& q = queries[i];
         const ipc::CCDResult inc = run(inclusion, q);
         const ipc::CCDResult rf = run(root_finding, q);
         inclusion_tally[q.edge_edge].add(q.query.ground_truth, inc);
         root_finding_tally[q.edge_edge].add(q.query.ground_truth, rf);
+        root_finding_exact_tally[q.edge_edge].add(q.query.ground_truth, run(root_finding_exact, q));
         if (q.query.ground_truth) {
             INFO(q.source << ": inclusion status " << ipc::to_string(inc.status));
             CHECK(inc.collides());
@@ -82,6 +84,8 @@ TEST_CASE("sample CCD queries", "[ccd_comparison][sample_set]")
         const char* name = kind == 1 ? "edge-edge" : "vertex-face";
         WARN("InclusionCCD " << name << ": " << inclusion_tally[kind].str());
         WARN("RootFindingCCD " << name << ": " << root_finding_tally[kind].str());
+        WARN("RootFindingCCD with zero_tolerance 0 " << name << ": "
+                                                      << root_finding_exact_tally[kind].str());
         CHECK(inclusion_tally[kind].false_negatives == 0);
         CHECK(inclusion_tally[kind].queries > 0);
     }

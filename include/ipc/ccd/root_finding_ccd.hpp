@@ -39,7 +39,11 @@
 ///    produces a cubic made of rounding noise: roots may be missed or spurious;
 ///  - the acceptance test uses a tolerance (zero_tolerance times the size of
 ///    the query), so near misses within it are reported as hits and a root
-///    located slightly off can be rejected;
+///    located slightly off can be rejected. The choice matters on degenerate
+///    queries: on the 7279 handcrafted sample queries of the Wang et al. 2021
+///    benchmark (435 contacts), the default 1e-9 gives no false negative and
+///    364 false positives, while 0 gives 260 false negatives and 12 false
+///    positives;
 ///  - contacts inside a time interval during which the primitives stay in
 ///    contact are reported at the first candidate only if one exists there.
 ///  Use InclusionCCD where no false negative is acceptable.
