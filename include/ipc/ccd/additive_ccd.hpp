@@ -34,12 +34,14 @@
 ///    hit the sampled distance at toi is at least
 ///    min_distance + (1 - s)(d(0) - min_distance).
 ///  - If the distance stays at or above xi + (1 - s)(d(0) - xi) on [0, tmax]
-///    (by more than rounding), the result is no_hit: no false positive beyond
-///    ACCD's own conservative threshold.
+///    (by more than rounding), the result is no_hit unless max_iterations is
+///    reached: no false positive beyond ACCD's own conservative threshold.
 ///  - The loop ends after at most the bound returned by iteration_bound()
 ///    (never more than max_iterations); reaching it reports iteration_cap.
-/// Rounding assumptions: IEEE double arithmetic, round to nearest; do not
-/// compile with -ffast-math.
+///  - iterations counts the certified steps (distance evaluations after t = 0).
+/// Rounding assumptions: IEEE arithmetic of the scalar type, round to nearest;
+/// do not compile with -ffast-math. The AdditiveCCD class works in double; the
+/// free functions additive_*_ccd at the end accept float and long double too.
 
 #include <ipc/ccd/ccd_result.hpp>
 #include <ipc/core/error.hpp>
