@@ -267,7 +267,7 @@ private:
                 inside[std::size_t(k)] = !(offset_barrier_argument(d2, c.offset) > 0);
                 return 0.0;
             });
-        });
+        }, detail::min_parallel_stencils);
         for (std::size_t k = 0; k < inside.size(); ++k) {
             if (inside[k]) {
                 const detail::StencilVertices& s = assembly.stencil(Index(k));

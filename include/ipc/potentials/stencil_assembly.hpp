@@ -38,6 +38,10 @@ struct StencilVertices {
     int size = 0;
 };
 
+/// Loops over fewer stencils than this run serially (a parallel region costs
+/// more than it saves there).
+inline constexpr std::ptrdiff_t min_parallel_stencils = 256;
+
 /// The stencils of a sum, coloured for conflict-free parallel scatter, and the
 /// sparsity pattern of their Hessian.
 class StencilAssembly {
@@ -69,7 +73,7 @@ public:
         std::vector<double> values(stencils_.size());
         guarded_parallel_for(0, std::ptrdiff_t(values.size()), [&](std::ptrdiff_t k) {
             values[size_t(k)] = value(Index(k));
-        });
+        }, min_parallel_stencils);
         double total = 0;
         for (const double v : values) {
             total += v;
@@ -93,7 +97,7 @@ public:
                 for (int a = 0; a < s.size; ++a) {
                     g.segment<3>(3 * s.vertices[size_t(a)]) += local_gradient.segment<3>(3 * a);
                 }
-            });
+            }, min_parallel_stencils);
         }
         return g;
     }
@@ -141,7 +145,7 @@ public:
                         }
                     }
                 }
-            });
+            }, min_parallel_stencils);
         }
         return H;
     }
@@ -235,21 +239,21 @@ private:
             scratch.erase(std::unique(scratch.begin(), scratch.end()), scratch.end());
         };
         std::vector<std::vector<Index>> scratch(size_t(std::max(1, max_threads())));
-        parallel_for(0, std::ptrdiff_t(n), [&](std::ptrdiff_t v) {
+        guarded_parallel_for(0, std::ptrdiff_t(n), [&](std::ptrdiff_t v) {
             std::vector<Index>& buffer = scratch[size_t(thread_index())];
             gather(size_t(v), buffer);
             counts[size_t(v)] = Index(buffer.size());
-        });
+        }, 1024);
         neighbour_start_.assign(n + 1, 0);
         for (size_t v = 0; v < n; ++v) {
             neighbour_start_[v + 1] = neighbour_start_[v] + counts[v];
         }
         neighbours_.resize(size_t(neighbour_start_[n]));
-        parallel_for(0, std::ptrdiff_t(n), [&](std::ptrdiff_t v) {
+        guarded_parallel_for(0, std::ptrdiff_t(n), [&](std::ptrdiff_t v) {
             std::vector<Index>& buffer = scratch[size_t(thread_index())];
             gather(size_t(v), buffer);
             std::copy(buffer.begin(), buffer.end(), neighbours_.begin() + neighbour_start_[size_t(v)]);
-        });
+        }, 1024);
         // Scalar pattern: column 3 v + c holds rows 3 u + r for u in
         // neighbours(v), r = 0..2, in increasing order.
         using StorageIndex = Eigen::SparseMatrix<double>::StorageIndex;
@@ -263,7 +267,7 @@ private:
         require(neighbours_.size() * 9 < size_t(std::numeric_limits<StorageIndex>::max()),
                 "Hessian has too many nonzeros for the sparse matrix index type");
         pattern_inner_.resize(size_t(pattern_outer_[3 * n]));
-        parallel_for(0, std::ptrdiff_t(n), [&](std::ptrdiff_t v) {
+        guarded_parallel_for(0, std::ptrdiff_t(n), [&](std::ptrdiff_t v) {
             for (size_t c = 0; c < 3; ++c) {
                 StorageIndex* out = pattern_inner_.data() + pattern_outer_[3 * size_t(v) + c];
                 for (Index i = neighbour_start_[size_t(v)]; i < neighbour_start_[size_t(v) + 1]; ++i) {
@@ -272,7 +276,7 @@ private:
                     }
                 }
             }
-        });
+        }, 1024);
         pattern_built_ = true;
     }
 

@@ -15,8 +15,16 @@ namespace ipc::detail {
 
 /// parallel_for that survives exceptions: an exception thrown by body(i) is
 /// caught and, after the loop, the one from the lowest index is rethrown.
-template <typename Body> void guarded_parallel_for(std::ptrdiff_t begin, std::ptrdiff_t end, const Body& body)
+/// Ranges shorter than min_parallel run serially (no parallel region).
+template <typename Body>
+void guarded_parallel_for(std::ptrdiff_t begin, std::ptrdiff_t end, const Body& body, std::ptrdiff_t min_parallel = 2)
 {
+    if (end - begin < min_parallel) {
+        for (std::ptrdiff_t i = begin; i < end; ++i) {
+            body(i);
+        }
+        return;
+    }
     std::vector<std::exception_ptr> errors(static_cast<std::size_t>(std::max(1, max_threads())));
     std::vector<std::ptrdiff_t> error_index(errors.size(), end);
     parallel_for(begin, end, [&](std::ptrdiff_t i) {

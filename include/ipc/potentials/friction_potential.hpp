@@ -1,0 +1,157 @@
+#pragma once
+/// @file
+/// The lagged friction potential over a mesh (IPC section 5.3):
+///     D(U) = sum_k mu_k lambda_k f0(|T_k^T sum_i w_ki U_i|)
+/// over the contacts of a FrictionCollisions set, with U the vertex
+/// displacements over the step (current positions minus the positions at the
+/// start of the step, m), the lagged basis T_k, weights w_k, normal force
+/// lambda_k and mu_k of each contact, and f0 the mollified slip magnitude with
+/// threshold eps = eps_v h (m). Mollifier selects the f0 shape (IPC's C1 by
+/// default).
+///
+/// Units: lambda times metres (joules when lambda is in newtons). Gradients
+/// are dense (3 n entries, x y z per vertex), Hessians sparse 3n x 3n and PSD
+/// by construction (each contact's Hessian is assembled from the
+/// non-negative eigenpairs of its 2x2 slip Hessian). Parallel, lock-free,
+/// bit-identical for any thread count.
+
+#include <ipc/collisions/friction_collisions.hpp>
+#include <ipc/core/error.hpp>
+#include <ipc/core/psd_projection.hpp>
+#include <ipc/friction/friction_energy.hpp>
+#include <ipc/friction/friction_mollifier.hpp>
+#include <ipc/mesh/collision_mesh.hpp>
+#include <ipc/potentials/stencil_assembly.hpp>
+
+#include <Eigen/Core>
+#include <Eigen/SparseCore>
+
+#include <cmath>
+
+namespace ipc {
+
+/// Lagged friction potential; see the file comment.
+template <typename Mollifier = C1FrictionMollifier> class FrictionPotential {
+public:
+    /// @param eps  slip threshold eps_v * h (m), > 0: below this tangential
+    ///             displacement per step, friction is smoothly static.
+    /// Throws ipc::invalid_argument unless eps is finite and positive.
+    explicit FrictionPotential(double eps)
+    {
+        require(std::isfinite(eps) && eps > 0, "FrictionPotential: eps must be finite and positive, got ", eps);
+        eps_ = eps;
+    }
+
+    /// Slip threshold eps_v h (m).
+    double eps() const { return eps_; }
+
+    /// Friction energy of the contacts for displacements U (n x 3, m).
+    /// Throws ipc::invalid_argument for non-finite displacements, wrong
+    /// sizes or contact indices out of range.
+    double operator()(const FrictionCollisions& contacts, const CollisionMesh& mesh,
+                      const Eigen::Ref<const Eigen::MatrixXd>& U) const
+    {
+        const detail::StencilAssembly assembly = prepare(contacts, mesh, U, "FrictionPotential");
+        return assembly.sum([&](Index k) {
+            return visit(contacts, U, k, [&](const auto& contact, const auto& dx) {
+                return friction_energy<Mollifier>(contact, dx, eps_);
+            });
+        });
+    }
+
+    /// Gradient (3 n entries) of the friction energy: the negated friction
+    /// forces. Validates as operator().
+    Eigen::VectorXd gradient(const FrictionCollisions& contacts, const CollisionMesh& mesh,
+                             const Eigen::Ref<const Eigen::MatrixXd>& U) const
+    {
+        const detail::StencilAssembly assembly = prepare(contacts, mesh, U, "FrictionPotential::gradient");
+        return assembly.gradient([&](Index k, Vector<double, 12>& out) {
+            visit(contacts, U, k, [&](const auto& contact, const auto& dx) {
+                const auto g = friction_gradient<Mollifier>(contact, dx, eps_);
+                out.head(g.size()) = g;
+                return 0.0;
+            });
+        });
+    }
+
+    /// Sparse Hessian (3n x 3n) of the friction energy; PSD by construction.
+    /// projection (other than none) is applied to each contact's block as
+    /// well, which only removes round-off. Validates as operator().
+    Eigen::SparseMatrix<double> hessian(const FrictionCollisions& contacts, const CollisionMesh& mesh,
+                                        const Eigen::Ref<const Eigen::MatrixXd>& U,
+                                        PSDProjection projection = PSDProjection::none) const
+    {
+        const detail::StencilAssembly assembly = prepare(contacts, mesh, U, "FrictionPotential::hessian");
+        return assembly.hessian([&](Index k, Matrix<double, 12, 12>& out) {
+            visit(contacts, U, k, [&](const auto& contact, const auto& dx) {
+                const auto H = friction_hessian<Mollifier>(contact, dx, eps_);
+                out.topLeftCorner(H.rows(), H.cols()) =
+                    projection == PSDProjection::none ? H : project_to_psd(H, projection);
+                return 0.0;
+            });
+        });
+    }
+
+private:
+    /// Calls f(contact, stacked displacements) for contact k of the
+    /// concatenation (vertex_vertex, edge_vertex, edge_edge, face_vertex).
+    template <typename F>
+    static double visit(const FrictionCollisions& contacts, const Eigen::Ref<const Eigen::MatrixXd>& U, Index k,
+                        const F& f)
+    {
+        std::size_t i = std::size_t(k);
+        if (i < contacts.vertex_vertex.size()) {
+            const auto& c = contacts.vertex_vertex[i];
+            return f(c.contact, detail::gather_positions(U, c.vertices));
+        }
+        i -= contacts.vertex_vertex.size();
+        if (i < contacts.edge_vertex.size()) {
+            const auto& c = contacts.edge_vertex[i];
+            return f(c.contact, detail::gather_positions(U, c.vertices));
+        }
+        i -= contacts.edge_vertex.size();
+        if (i < contacts.edge_edge.size()) {
+            const auto& c = contacts.edge_edge[i];
+            return f(c.contact, detail::gather_positions(U, c.vertices));
+        }
+        i -= contacts.edge_edge.size();
+        const auto& c = contacts.face_vertex[i];
+        return f(c.contact, detail::gather_positions(U, c.vertices));
+    }
+
+    static detail::StencilAssembly prepare(const FrictionCollisions& contacts, const CollisionMesh& mesh,
+                                           const Eigen::Ref<const Eigen::MatrixXd>& U, const char* who)
+    {
+        require(mesh.dim() == 3, who, ": only 3D meshes are supported");
+        mesh.check_positions(U, who);
+        const Index nv = mesh.num_vertices();
+        const std::size_t nvv = contacts.vertex_vertex.size(), nev = contacts.edge_vertex.size(),
+                          nee = contacts.edge_edge.size();
+        return detail::StencilAssembly(nv, Index(contacts.size()), [&](Index k) {
+            detail::StencilVertices s;
+            const auto copy = [&](const auto& ids) {
+                s.size = int(ids.size());
+                for (std::size_t a = 0; a < ids.size(); ++a) {
+                    require(ids[a] >= 0 && ids[a] < nv, who, ": friction contact ", k, " references vertex ", ids[a],
+                            " but the mesh has ", nv, " vertices");
+                    s.vertices[a] = ids[a];
+                }
+            };
+            std::size_t i = std::size_t(k);
+            if (i < nvv) {
+                copy(contacts.vertex_vertex[i].vertices);
+            } else if ((i -= nvv) < nev) {
+                copy(contacts.edge_vertex[i].vertices);
+            } else if ((i -= nev) < nee) {
+                copy(contacts.edge_edge[i].vertices);
+            } else {
+                copy(contacts.face_vertex[i - nee].vertices);
+            }
+            return s;
+        });
+    }
+
+    double eps_ = 0;
+};
+
+} // namespace ipc

@@ -1,0 +1,228 @@
+// The mesh-level barrier potential: agreement with the sum of stencil terms,
+// finite differences, PSD projection, stiffness, determinism, validation.
+
+#include "../collisions/contact_scenes.hpp"
+
+#include <ipc/broad_phase/broad_phase.hpp>
+#include <ipc/collisions/collisions.hpp>
+#include <ipc/potentials/barrier_potential.hpp>
+
+#include <catch2/catch.hpp>
+#include <finite_differences.hpp>
+
+#include <Eigen/Dense>
+#include <Eigen/Eigenvalues>
+
+#include <limits>
+
+#if IPC_HAS_OPENMP
+#include <omp.h>
+#endif
+
+namespace {
+
+Eigen::MatrixXd unflatten(const Eigen::VectorXd& x) // 3 per vertex -> n x 3
+{
+    Eigen::MatrixXd V(x.size() / 3, 3);
+    for (Eigen::Index i = 0; i < V.rows(); ++i) {
+        V.row(i) = x.segment<3>(3 * i).transpose();
+    }
+    return V;
+}
+
+Eigen::VectorXd flatten(const Eigen::MatrixXd& V)
+{
+    Eigen::VectorXd x(V.size());
+    for (Eigen::Index i = 0; i < V.rows(); ++i) {
+        x.segment<3>(3 * i) = V.row(i).transpose();
+    }
+    return x;
+}
+
+// Dense sums of the stencil-level terms, written independently of the
+// potential's assembly.
+struct DenseSums {
+    double energy = 0;
+    Eigen::VectorXd gradient;
+    Eigen::MatrixXd hessian;
+};
+
+DenseSums stencil_sums(const ipc::BarrierPotential<>& barrier, const ipc::Collisions& collisions,
+                       const Eigen::MatrixXd& V, ipc::PSDProjection projection)
+{
+    DenseSums sums;
+    sums.gradient = Eigen::VectorXd::Zero(V.size());
+    sums.hessian = Eigen::MatrixXd::Zero(V.size(), V.size());
+    const auto add = [&](const auto& c) {
+        const auto x = ipc::detail::gather_positions(V, c.vertices);
+        sums.energy += barrier.stencil_energy(c, x);
+        const auto g = barrier.stencil_gradient(c, x);
+        const auto H = barrier.stencil_hessian(c, x, projection);
+        for (std::size_t a = 0; a < c.vertices.size(); ++a) {
+            sums.gradient.segment<3>(3 * c.vertices[a]) += g.template segment<3>(3 * int(a));
+            for (std::size_t b = 0; b < c.vertices.size(); ++b) {
+                sums.hessian.block<3, 3>(3 * c.vertices[a], 3 * c.vertices[b]) +=
+                    H.template block<3, 3>(3 * int(a), 3 * int(b));
+            }
+        }
+    };
+    for (const auto& c : collisions.vertex_vertex) add(c);
+    for (const auto& c : collisions.edge_vertex) add(c);
+    for (const auto& c : collisions.edge_edge) add(c);
+    for (const auto& c : collisions.face_vertex) add(c);
+    return sums;
+}
+
+} // namespace
+
+TEST_CASE("Barrier potential equals the sum of its stencil terms", "[potentials][barrier]")
+{
+    for (const double radius : { 0.0, 0.003 }) {
+        for (const auto& scene : ipc::test::mixed_scenes(radius, true)) {
+            const double dhat = 0.05;
+            ipc::Collisions collisions;
+            collisions.build(scene.mesh, scene.V, dhat);
+            REQUIRE(!collisions.empty());
+            const ipc::BarrierPotential<> barrier(dhat, 7.5);
+            for (const auto projection : { ipc::PSDProjection::none, ipc::PSDProjection::clamp }) {
+                const DenseSums sums = stencil_sums(barrier, collisions, scene.V, projection);
+                CHECK(barrier(collisions, scene.mesh, scene.V) == Approx(sums.energy).epsilon(1e-12));
+                const Eigen::VectorXd g = barrier.gradient(collisions, scene.mesh, scene.V);
+                CHECK(ipc::test::fd_close(g, sums.gradient, 1e-12));
+                const Eigen::MatrixXd H = Eigen::MatrixXd(barrier.hessian(collisions, scene.mesh, scene.V, projection));
+                CHECK(ipc::test::fd_close(H, sums.hessian, 1e-12));
+            }
+        }
+    }
+}
+
+TEST_CASE("Barrier potential derivatives match finite differences", "[potentials][barrier]")
+{
+    for (const double radius : { 0.0, 0.003 }) {
+        const auto scenes = ipc::test::mixed_scenes(radius, true);
+        for (std::size_t s = 0; s < scenes.size(); ++s) {
+            INFO("radius " << radius << " scene " << s);
+            const auto& scene = scenes[s];
+            const double dhat = 0.05;
+            ipc::Collisions collisions;
+            collisions.build(scene.mesh, scene.V, dhat);
+            const ipc::BarrierPotential<> barrier(dhat, 2.0);
+            const Eigen::VectorXd x = flatten(scene.V);
+            const auto energy = [&](const Eigen::VectorXd& y) { return barrier(collisions, scene.mesh, unflatten(y)); };
+            const auto gradient = [&](const Eigen::VectorXd& y) {
+                return barrier.gradient(collisions, scene.mesh, unflatten(y));
+            };
+            const Eigen::VectorXd g = gradient(x);
+            REQUIRE(g.norm() > 0);
+            CHECK(ipc::test::fd_close(g, ipc::test::fd_gradient(energy, x, 1e-7), 1e-5));
+            const Eigen::MatrixXd H = Eigen::MatrixXd(barrier.hessian(collisions, scene.mesh, scene.V));
+            CHECK(ipc::test::fd_close(H, ipc::test::fd_jacobian(gradient, x, 1e-7), 1e-5));
+            CHECK((H - H.transpose()).cwiseAbs().maxCoeff() <= 1e-12 * H.cwiseAbs().maxCoeff());
+        }
+    }
+}
+
+TEST_CASE("Projected barrier Hessian is positive semi-definite", "[potentials][barrier]")
+{
+    for (const auto& scene : ipc::test::mixed_scenes()) {
+        ipc::Collisions collisions;
+        collisions.build(scene.mesh, scene.V, 0.05);
+        const ipc::BarrierPotential<> barrier(0.05);
+        const Eigen::MatrixXd plain = Eigen::MatrixXd(barrier.hessian(collisions, scene.mesh, scene.V));
+        const Eigen::VectorXd plain_eigenvalues = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(plain).eigenvalues();
+        CHECK(plain_eigenvalues.minCoeff() < 0); // the raw barrier Hessian is indefinite here
+        for (const auto projection : { ipc::PSDProjection::clamp, ipc::PSDProjection::abs }) {
+            const Eigen::MatrixXd H = Eigen::MatrixXd(barrier.hessian(collisions, scene.mesh, scene.V, projection));
+            const Eigen::VectorXd eigenvalues = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(H).eigenvalues();
+            CHECK(eigenvalues.minCoeff() >= -1e-10 * eigenvalues.cwiseAbs().maxCoeff());
+        }
+    }
+}
+
+TEST_CASE("Barrier stiffness scales everything; far pairs contribute nothing", "[potentials][barrier]")
+{
+    const auto scene = ipc::test::mixed_scenes().front();
+    ipc::Collisions collisions;
+    collisions.build(scene.mesh, scene.V, 0.05);
+    const ipc::BarrierPotential<> one(0.05, 1.0), three(0.05, 3.0);
+    CHECK(three(collisions, scene.mesh, scene.V) == Approx(3 * one(collisions, scene.mesh, scene.V)).epsilon(1e-14));
+    CHECK(ipc::test::fd_close(three.gradient(collisions, scene.mesh, scene.V),
+                              3 * one.gradient(collisions, scene.mesh, scene.V), 1e-14));
+    // A smaller dhat than the build's turns pairs off smoothly (value 0).
+    const ipc::BarrierPotential<> tiny(1e-6);
+    CHECK(tiny(collisions, scene.mesh, scene.V) == 0.0);
+    CHECK(tiny.gradient(collisions, scene.mesh, scene.V).isZero(0));
+    // Empty set: zero energy, zero gradient, empty 3n x 3n Hessian.
+    const ipc::Collisions none;
+    CHECK(one(none, scene.mesh, scene.V) == 0.0);
+    CHECK(one.gradient(none, scene.mesh, scene.V).size() == scene.V.size());
+    const Eigen::SparseMatrix<double> H = one.hessian(none, scene.mesh, scene.V);
+    CHECK(H.rows() == scene.V.size());
+    CHECK(H.nonZeros() == 0);
+}
+
+TEST_CASE("Barrier potential is identical for 1 and many threads", "[potentials][barrier][threads]")
+{
+    Eigen::MatrixXd V(0, 3);
+    Eigen::MatrixXi E(0, 2), F(0, 3);
+    ipc::test::add_sheet(V, F, 30, 30, 1.0, 0.0, 0.01);
+    ipc::test::add_sheet(V, F, 30, 30, 1.0, 0.02, 0.01, { 0.011, 0.007 });
+    ipc::test::jitter(V, 0.002, 9);
+    const ipc::CollisionMesh mesh(V, E, F);
+    ipc::Collisions collisions;
+    collisions.build(mesh, V, 0.03);
+    REQUIRE(collisions.size() > 1000);
+    const ipc::BarrierPotential<> barrier(0.03);
+    const auto evaluate = [&](int threads) {
+#if IPC_HAS_OPENMP
+        omp_set_num_threads(threads);
+#else
+        (void)threads;
+#endif
+        return std::make_tuple(barrier(collisions, mesh, V), barrier.gradient(collisions, mesh, V),
+                               barrier.hessian(collisions, mesh, V, ipc::PSDProjection::clamp));
+    };
+#if IPC_HAS_OPENMP
+    const int saved = omp_get_max_threads();
+#endif
+    const auto serial = evaluate(1);
+    const auto parallel = evaluate(4);
+#if IPC_HAS_OPENMP
+    omp_set_num_threads(saved);
+#endif
+    CHECK(std::get<0>(serial) == std::get<0>(parallel));
+    CHECK((std::get<1>(serial).array() == std::get<1>(parallel).array()).all());
+    const Eigen::SparseMatrix<double>& A = std::get<2>(serial);
+    const Eigen::SparseMatrix<double>& B = std::get<2>(parallel);
+    REQUIRE(A.nonZeros() == B.nonZeros());
+    CHECK(std::equal(A.valuePtr(), A.valuePtr() + A.nonZeros(), B.valuePtr()));
+    CHECK(std::equal(A.innerIndexPtr(), A.innerIndexPtr() + A.nonZeros(), B.innerIndexPtr()));
+}
+
+TEST_CASE("Barrier potential rejects bad input", "[potentials][barrier][validation]")
+{
+    CHECK_THROWS_AS(ipc::BarrierPotential<>(0.0), ipc::invalid_argument);
+    CHECK_THROWS_AS(ipc::BarrierPotential<>(0.1, -1.0), ipc::invalid_argument);
+    CHECK_THROWS_AS(ipc::BarrierPotential<>(std::numeric_limits<double>::infinity()), ipc::invalid_argument);
+    const auto scene = ipc::test::mixed_scenes().front();
+    ipc::Collisions collisions;
+    collisions.build(scene.mesh, scene.V, 0.05);
+    REQUIRE(!collisions.face_vertex.empty());
+    const ipc::BarrierPotential<> barrier(0.05);
+    Eigen::MatrixXd bad = scene.V;
+    bad(0, 2) = std::numeric_limits<double>::quiet_NaN();
+    CHECK_THROWS_AS(barrier(collisions, scene.mesh, bad), ipc::invalid_argument);
+    CHECK_THROWS_AS(barrier.gradient(collisions, scene.mesh, scene.V.topRows(5)), ipc::invalid_argument);
+    // Move a point of a point-triangle pair onto the triangle's plane
+    // (exactly: onto its first corner): penetration.
+    const auto& c = collisions.face_vertex.front();
+    Eigen::MatrixXd flat = scene.V;
+    flat.row(c.vertices[0]) = scene.V.row(c.vertices[1]);
+    CHECK_THROWS_AS(barrier(collisions, scene.mesh, flat), ipc::penetration);
+    CHECK_THROWS_AS(barrier.hessian(collisions, scene.mesh, flat), ipc::penetration);
+    // Stencils referring to vertices the mesh does not have.
+    ipc::Collisions wrong = collisions;
+    wrong.vertex_vertex.push_back({});
+    wrong.vertex_vertex.back().vertices = { { 0, scene.mesh.num_vertices() } };
+    CHECK_THROWS_AS(barrier.gradient(wrong, scene.mesh, scene.V), ipc::invalid_argument);
+}
