@@ -92,7 +92,7 @@ public:
             guarded_parallel_for(begin, end, [&](std::ptrdiff_t i) {
                 const Index k = by_colour_[size_t(i)];
                 const StencilVertices& s = stencils_[size_t(k)];
-                Vector<double, 12> local_gradient;
+                Vector<double, 12> local_gradient = Vector<double, 12>::Zero();
                 local(k, local_gradient);
                 for (int a = 0; a < s.size; ++a) {
                     g.segment<3>(3 * s.vertices[size_t(a)]) += local_gradient.segment<3>(3 * a);
