@@ -139,6 +139,31 @@ TEST_CASE("Projected barrier Hessian is positive semi-definite", "[potentials][b
     }
 }
 
+TEST_CASE("Stencil projection equals the eigenvalue clamp of the full stencil Hessian", "[potentials][barrier]")
+{
+    int checked = 0;
+    for (const auto& scene : ipc::test::mixed_scenes(0.002)) {
+        ipc::Collisions collisions;
+        collisions.build(scene.mesh, scene.V, 0.05);
+        const ipc::BarrierPotential<> barrier(0.05);
+        const auto check = [&](const auto& c) {
+            const auto x = ipc::detail::gather_positions(scene.V, c.vertices);
+            const auto H = barrier.stencil_hessian(c, x);
+            for (const auto projection : { ipc::PSDProjection::clamp, ipc::PSDProjection::abs }) {
+                const auto expected = ipc::project_to_psd(H, projection);
+                const auto actual = barrier.stencil_hessian(c, x, projection);
+                CHECK(ipc::test::fd_close(actual, expected, 1e-9));
+            }
+            ++checked;
+        };
+        for (const auto& c : collisions.vertex_vertex) check(c);
+        for (const auto& c : collisions.edge_vertex) check(c);
+        for (const auto& c : collisions.edge_edge) check(c);
+        for (const auto& c : collisions.face_vertex) check(c);
+    }
+    CHECK(checked > 50);
+}
+
 TEST_CASE("Barrier stiffness scales everything; far pairs contribute nothing", "[potentials][barrier]")
 {
     const auto scene = ipc::test::mixed_scenes().front();
