@@ -140,22 +140,47 @@ namespace detail {
         const Vector<T, 3> q = p - t0;
         const Vector<T, 3> n = e1.cross(e2);
         const T nn = n.squaredNorm();
-        if (nn > parallel_threshold<T>() * e1.squaredNorm() * e2.squaredNorm()) {
-            // Barycentric coordinates of the projection, times |n|^2.
-            const T b1 = n.dot(q.cross(e2));
-            const T b2 = n.dot(e1.cross(q));
-            if (b1 >= T(0) && b2 >= T(0) && b1 + b2 <= nn) {
-                const T h = q.dot(n);
-                return { Type::P_T, h * h / nn };
-            }
-        }
-        // Outside (or degenerate): the closest of the three edges (the
-        // squared distance is convex, so its minimum lies on the boundary).
         static constexpr Type map[3][3] = {
             { Type::P_T0, Type::P_T1, Type::P_E0 },
             { Type::P_T1, Type::P_T2, Type::P_E1 },
             { Type::P_T2, Type::P_T0, Type::P_E2 },
         };
+        if (nn > parallel_threshold<T>() * e1.squaredNorm() * e2.squaredNorm()) {
+            // Barycentric coordinates of the projection, times |n|^2.
+            const T b1 = n.dot(q.cross(e2));
+            const T b2 = n.dot(e1.cross(q));
+            const bool outside0 = b1 + b2 > nn; // weight of t0 negative
+            const bool outside1 = b1 < T(0);
+            const bool outside2 = b2 < T(0);
+            if (!outside0 && !outside1 && !outside2) {
+                const T h = q.dot(n);
+                return { Type::P_T, h * h / nn };
+            }
+            // The squared distance is convex, so its minimum over the triangle
+            // lies on an edge whose barycentric constraint the unconstrained
+            // minimiser violates (opposite a negative weight): at most two
+            // candidates, tested in the same order as the general case below.
+            bool have = false;
+            Classified<Type, T> best { Type::P_T, T(0) };
+            const auto consider = [&](int edge, const Classified<PointEdgeDistanceType, T>& c) {
+                if (!have || c.distance_squared < best.distance_squared) {
+                    best = { map[edge][int(c.type)], c.distance_squared };
+                    have = true;
+                }
+            };
+            if (outside2) {
+                consider(0, classify_point_edge<T, 3>(p, t0, t1));
+            }
+            if (outside0) {
+                consider(1, classify_point_edge<T, 3>(p, t1, t2));
+            }
+            if (outside1) {
+                consider(2, classify_point_edge<T, 3>(p, t2, t0));
+            }
+            return best;
+        }
+        // Degenerate triangle: the closest of the three edges (the squared
+        // distance is convex, so its minimum lies on the boundary).
         const auto c0 = classify_point_edge<T, 3>(p, t0, t1);
         const auto c1 = classify_point_edge<T, 3>(p, t1, t2);
         const auto c2 = classify_point_edge<T, 3>(p, t2, t0);
@@ -180,6 +205,12 @@ namespace detail {
         const Vector<T, 3> w = ea0 - eb0;
         const Vector<T, 3> m = u.cross(v);
         const T mm = m.squaredNorm();
+        static constexpr Type map[4][3] = {
+            { Type::EA0_EB0, Type::EA0_EB1, Type::EA0_EB },
+            { Type::EA1_EB0, Type::EA1_EB1, Type::EA1_EB },
+            { Type::EA0_EB0, Type::EA1_EB0, Type::EA_EB0 },
+            { Type::EA0_EB1, Type::EA1_EB1, Type::EA_EB1 },
+        };
         if (mm > parallel_threshold<T>() * u.squaredNorm() * v.squaredNorm()) {
             // Line parameters of the closest points, times |m|^2
             // (Lagrange's identity form of Sunday's sN and tN).
@@ -189,14 +220,33 @@ namespace detail {
                 const T h = w.dot(m);
                 return { Type::EA_EB, h * h / mm };
             }
+            // The squared distance is a convex function of (s, t), so its
+            // minimum over the unit square lies on a side that the
+            // unconstrained minimiser violates: at most two of the four
+            // endpoint-edge candidates, tested in the general case's order.
+            bool have = false;
+            Classified<Type, T> best { Type::EA_EB, T(0) };
+            const auto consider = [&](int side, const Classified<PointEdgeDistanceType, T>& c) {
+                if (!have || c.distance_squared < best.distance_squared) {
+                    best = { map[side][int(c.type)], c.distance_squared };
+                    have = true;
+                }
+            };
+            if (!(s > T(0))) {
+                consider(0, classify_point_edge<T, 3>(ea0, eb0, eb1));
+            }
+            if (!(s < mm)) {
+                consider(1, classify_point_edge<T, 3>(ea1, eb0, eb1));
+            }
+            if (!(t > T(0))) {
+                consider(2, classify_point_edge<T, 3>(eb0, ea0, ea1));
+            }
+            if (!(t < mm)) {
+                consider(3, classify_point_edge<T, 3>(eb1, ea0, ea1));
+            }
+            return best;
         }
-        // Boundary of the parameter square: the four endpoint-edge distances.
-        static constexpr Type map[4][3] = {
-            { Type::EA0_EB0, Type::EA0_EB1, Type::EA0_EB },
-            { Type::EA1_EB0, Type::EA1_EB1, Type::EA1_EB },
-            { Type::EA0_EB0, Type::EA1_EB0, Type::EA_EB0 },
-            { Type::EA0_EB1, Type::EA1_EB1, Type::EA_EB1 },
-        };
+        // Parallel edges: the four endpoint-edge distances.
         const auto c0 = classify_point_edge<T, 3>(ea0, eb0, eb1);
         Classified<Type, T> best { map[0][int(c0.type)], c0.distance_squared };
         const auto c1 = classify_point_edge<T, 3>(ea1, eb0, eb1);

@@ -57,11 +57,14 @@ namespace detail {
         Matrix<T, 3, 2> E;
         E.col(0) = pr.u;
         E.col(1) = -pr.v;
-        const T inv_mm = T(1) / pr.mm;
-        const T g12 = pr.u.dot(pr.v) * inv_mm; // off-diagonal of G is -u.v
-        Matrix<T, 2, 2> Ginv;
-        Ginv << pr.v.squaredNorm() * inv_mm, g12, g12, pr.u.squaredNorm() * inv_mm;
-        return projection_hessian<T, 3, 4, 2>(line_line_weights(pr), v, E, pr.r, Ginv);
+        // Ginv = [[|v|^2, u.v], [u.v, |u|^2]] / |m|^2 and its Cholesky
+        // factor [[|v|^2 / (|v| |m|), 0], [u.v / (|v| |m|), 1 / |v|]].
+        using std::sqrt;
+        const T v_norm = sqrt(pr.v.squaredNorm());
+        const T scale = T(1) / (v_norm * sqrt(pr.mm));
+        Matrix<T, 2, 2> C;
+        C << pr.v.squaredNorm() * scale, T(0), pr.u.dot(pr.v) * scale, T(1) / v_norm;
+        return projection_hessian<T, 3, 4, 2>(line_line_weights(pr), v, E, pr.r, C);
     }
 } // namespace detail
 

@@ -43,8 +43,9 @@ namespace detail {
         const Vector<T, 3> w(T(1), pr.t - T(1), -pr.t);
         const Matrix<T, 3, 1> v(T(0), T(1), T(-1));
         const Matrix<T, DIM, 1> E = -pr.e;
-        const Matrix<T, 1, 1> Ginv = Matrix<T, 1, 1>::Constant(T(1) / pr.length_squared);
-        return projection_hessian<T, DIM, 3, 1>(w, v, E, pr.r, Ginv);
+        using std::sqrt;
+        const Matrix<T, 1, 1> C = Matrix<T, 1, 1>::Constant(T(1) / sqrt(pr.length_squared));
+        return projection_hessian<T, DIM, 3, 1>(w, v, E, pr.r, C);
     }
 } // namespace detail
 

@@ -60,12 +60,15 @@ namespace detail {
         Matrix<T, 3, 2> E;
         E.col(0) = -pr.e1;
         E.col(1) = -pr.e2;
-        const T inv_nn = T(1) / pr.nn;
-        const T g12 = pr.e1.dot(pr.e2);
-        Matrix<T, 2, 2> Ginv;
-        Ginv << pr.e2.squaredNorm() * inv_nn, -g12 * inv_nn, -g12 * inv_nn,
-            pr.e1.squaredNorm() * inv_nn;
-        return projection_hessian<T, 3, 4, 2>(point_plane_weights(pr), v, E, pr.r, Ginv);
+        // Ginv = [[|e2|^2, -e1.e2], [-e1.e2, |e1|^2]] / |n|^2 and its
+        // Cholesky factor [[|e2|^2, 0], [-e1.e2, |n|]] / (|e2| |n|).
+        using std::sqrt;
+        const T e2_norm = sqrt(pr.e2.squaredNorm());
+        const T n_norm = sqrt(pr.nn);
+        const T scale = T(1) / (e2_norm * n_norm);
+        Matrix<T, 2, 2> C;
+        C << pr.e2.squaredNorm() * scale, T(0), -pr.e1.dot(pr.e2) * scale, T(1) / e2_norm;
+        return projection_hessian<T, 3, 4, 2>(point_plane_weights(pr), v, E, pr.r, C);
     }
 } // namespace detail
 

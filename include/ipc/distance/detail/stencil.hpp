@@ -76,32 +76,57 @@ template <typename T, int N> inline void mirror_lower_to_upper(Matrix<T, N, N>& 
     }
 }
 
+///
+/// projection_hessian takes, instead of Ginv, a lower-triangular factor C
+/// with C C^T = Ginv, so that U Ginv U^T = L L^T with L = U C is a sum of K
+/// outer products.
 template <typename T, int DIM, int NP, int K>
 inline Matrix<T, NP * DIM, NP * DIM> projection_hessian(
     const Vector<T, NP>& w,
     const Matrix<T, NP, K>& v,
     const Matrix<T, DIM, K>& E,
     const Vector<T, DIM>& r,
-    const Matrix<T, K, K>& Ginv)
+    const Matrix<T, K, K>& C)
 {
-    Matrix<T, NP * DIM, K> U;
+    using std::sqrt;
+    static_assert(K == 1 || K == 2, "projections onto lines or planes only");
+    constexpr int N = NP * DIM;
+    // Columns of sqrt(2) U C, then H column by column with packet arithmetic
+    // (no matrix-product kernels): H(:, b) = 2 w_j (w (x) e_d) - L L(b, :)^T
+    // for b = j DIM + d. Every entry is a symmetric expression of its row and
+    // column (products and sums of the same two factors), so H is exactly
+    // symmetric without a mirroring pass.
+    const T root2 = sqrt(T(2));
+    Matrix<T, N, K> U;
     for (int j = 0; j < NP; ++j) {
         for (int k = 0; k < K; ++k) {
             U.template block<DIM, 1>(j * DIM, k) = w[j] * E.col(k) + v(j, k) * r;
         }
     }
-    const Matrix<T, NP * DIM, K> Y = T(-2) * (U * Ginv);
-    Matrix<T, NP * DIM, NP * DIM> H;
-    H.noalias() = Y.lazyProduct(U.transpose()); // coefficient-wise: no GEMM for 12x2x12
+    Matrix<T, N, K> L;
+    if constexpr (K == 1) {
+        L.col(0) = (root2 * C(0, 0)) * U.col(0);
+    } else {
+        L.col(0) = (root2 * C(0, 0)) * U.col(0) + (root2 * C(1, 0)) * U.col(1);
+        L.col(1) = (root2 * C(1, 1)) * U.col(1);
+    }
+    Matrix<T, N, DIM> kron = Matrix<T, N, DIM>::Zero(); // 2 w (x) e_d
     for (int i = 0; i < NP; ++i) {
-        for (int j = 0; j < NP; ++j) {
-            const T ww = T(2) * w[i] * w[j];
-            for (int d = 0; d < DIM; ++d) {
-                H(i * DIM + d, j * DIM + d) += ww;
+        for (int d = 0; d < DIM; ++d) {
+            kron(i * DIM + d, d) = T(2) * w[i];
+        }
+    }
+    Matrix<T, N, N> H;
+    for (int j = 0; j < NP; ++j) {
+        for (int d = 0; d < DIM; ++d) {
+            const int b = j * DIM + d;
+            if constexpr (K == 1) {
+                H.col(b) = kron.col(d) * w[j] - L.col(0) * L(b, 0);
+            } else {
+                H.col(b) = kron.col(d) * w[j] - L.col(0) * L(b, 0) - L.col(1) * L(b, 1);
             }
         }
     }
-    mirror_lower_to_upper(H);
     return H;
 }
 
