@@ -91,11 +91,11 @@ inline Matrix<T, NP * DIM, NP * DIM> projection_hessian(
     using std::sqrt;
     static_assert(K == 1 || K == 2, "projections onto lines or planes only");
     constexpr int N = NP * DIM;
-    // Columns of sqrt(2) U C, then H column by column with packet arithmetic
-    // (no matrix-product kernels): H(:, b) = 2 w_j (w (x) e_d) - L L(b, :)^T
-    // for b = j DIM + d. Every entry is a symmetric expression of its row and
-    // column (products and sums of the same two factors), so H is exactly
-    // symmetric without a mirroring pass.
+    // L = sqrt(2) U C, then H = 2 (w w^T) (x) I - L L^T column by column in
+    // plain loops over contiguous columns (no matrix-product kernels). Every
+    // entry is a symmetric expression of its row and column (the same
+    // products and sums with the factors swapped; 2 w_i w_j is formed as
+    // 2 (w_i w_j)), so H is exactly symmetric without a mirroring pass.
     const T root2 = sqrt(T(2));
     Matrix<T, N, K> U;
     for (int j = 0; j < NP; ++j) {
@@ -110,20 +110,25 @@ inline Matrix<T, NP * DIM, NP * DIM> projection_hessian(
         L.col(0) = (root2 * C(0, 0)) * U.col(0) + (root2 * C(1, 0)) * U.col(1);
         L.col(1) = (root2 * C(1, 1)) * U.col(1);
     }
-    Matrix<T, N, DIM> kron = Matrix<T, N, DIM>::Zero(); // 2 w (x) e_d
-    for (int i = 0; i < NP; ++i) {
-        for (int d = 0; d < DIM; ++d) {
-            kron(i * DIM + d, d) = T(2) * w[i];
+    const T* L0 = L.data();
+    const T* L1 = L.data() + (K == 2 ? N : 0);
+    Matrix<T, N, N> H;
+    for (int b = 0; b < N; ++b) {
+        const T minus_l0 = -L0[b];
+        T* column = H.data() + b * N;
+        for (int a = 0; a < N; ++a) {
+            if constexpr (K == 1) {
+                column[a] = L0[a] * minus_l0;
+            } else {
+                column[a] = L0[a] * minus_l0 - L1[a] * L1[b];
+            }
         }
     }
-    Matrix<T, N, N> H;
-    for (int j = 0; j < NP; ++j) {
-        for (int d = 0; d < DIM; ++d) {
-            const int b = j * DIM + d;
-            if constexpr (K == 1) {
-                H.col(b) = kron.col(d) * w[j] - L.col(0) * L(b, 0);
-            } else {
-                H.col(b) = kron.col(d) * w[j] - L.col(0) * L(b, 0) - L.col(1) * L(b, 1);
+    for (int i = 0; i < NP; ++i) {
+        for (int j = 0; j < NP; ++j) {
+            const T ww = T(2) * (w[i] * w[j]);
+            for (int d = 0; d < DIM; ++d) {
+                H(i * DIM + d, j * DIM + d) += ww;
             }
         }
     }
