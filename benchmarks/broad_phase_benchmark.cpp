@@ -2,7 +2,7 @@
 // (DIR/t0.obj, DIR/t1.obj with the same faces) for every broad-phase method
 // with 1 and 2 threads.
 //
-//   broad_phase_benchmark --mesh-dir DIR [--repeats N] [--dhat-scale S] [--brute-force]
+//   broad_phase_benchmark --mesh-dir DIR [--repeats N] [--dhat-scale S] [--brute-force] [--bvh-only]
 //
 // dhat = S x (bounding-box diagonal of t0), S = 1e-3 by default. Brute force
 // is O(n^2) and only runs on request or for meshes below 20,000 primitives.
@@ -72,6 +72,7 @@ int main(int argc, char** argv)
     int repeats = 5;
     double dhat_scale = 1e-3;
     bool brute_force = false;
+    bool bvh_only = false;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
         if (arg == "--mesh-dir" && i + 1 < argc) {
@@ -82,8 +83,10 @@ int main(int argc, char** argv)
             dhat_scale = std::atof(argv[++i]);
         } else if (arg == "--brute-force") {
             brute_force = true;
+        } else if (arg == "--bvh-only") {
+            bvh_only = true;
         } else {
-            fmt::print(stderr, "usage: {} --mesh-dir DIR [--repeats N] [--dhat-scale S] [--brute-force]\n",
+            fmt::print(stderr, "usage: {} --mesh-dir DIR [--repeats N] [--dhat-scale S] [--brute-force] [--bvh-only]\n",
                        argv[0]);
             return 2;
         }
@@ -106,7 +109,9 @@ int main(int argc, char** argv)
         std::vector<ipc::BroadPhaseMethod> methods
             = { ipc::BroadPhaseMethod::bvh, ipc::BroadPhaseMethod::spatial_hash,
                 ipc::BroadPhaseMethod::sweep_and_prune };
-        if (brute_force || small) {
+        if (bvh_only) {
+            methods = { ipc::BroadPhaseMethod::bvh };
+        } else if (brute_force || small) {
             methods.push_back(ipc::BroadPhaseMethod::brute_force);
         }
         fmt::print("\n| method | threads | static wall ms | static cpu ms | static pairs | swept wall ms | swept cpu ms | swept pairs |\n");

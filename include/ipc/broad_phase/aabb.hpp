@@ -16,6 +16,8 @@
 
 #include <array>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 #include <vector>
 
@@ -45,13 +47,43 @@ struct PrimitiveBoxes {
 
 namespace detail {
 
+    /// The next representable value after x towards -infinity (down) or
+    /// +infinity (up); equal to std::nextafter but inline, by stepping the
+    /// bit pattern (finite nonzero x), since this runs six times per box.
+    template <typename Float, typename Bits> Float next_toward_infinity(Float x, bool up)
+    {
+        static_assert(sizeof(Float) == sizeof(Bits), "bit pattern size");
+        constexpr Float infinity = std::numeric_limits<Float>::infinity();
+        if (!(x > -infinity && x < infinity) || x == Float(0)) {
+            return std::nextafter(x, up ? infinity : -infinity); // zero, inf, NaN
+        }
+        Bits bits;
+        std::memcpy(&bits, &x, sizeof(x));
+        // The magnitude grows when moving away from zero.
+        if ((x > Float(0)) == up) {
+            ++bits;
+        } else {
+            --bits;
+        }
+        std::memcpy(&x, &bits, sizeof(x));
+        return x;
+    }
+
+    /// Next double below x (std::nextafter(x, -inf)).
+    inline double next_down(double x) { return next_toward_infinity<double, std::uint64_t>(x, false); }
+    /// Next double above x (std::nextafter(x, +inf)).
+    inline double next_up(double x) { return next_toward_infinity<double, std::uint64_t>(x, true); }
+    /// Next float below x (std::nextafter(x, -inf)).
+    inline float next_down(float x) { return next_toward_infinity<float, std::uint32_t>(x, false); }
+    /// Next float above x (std::nextafter(x, +inf)).
+    inline float next_up(float x) { return next_toward_infinity<float, std::uint32_t>(x, true); }
+
     /// Moves the bounds of box outward by inflation (>= 0) and one ulp.
     inline void inflate_outward(AABB& box, double inflation)
     {
-        constexpr double infinity = std::numeric_limits<double>::infinity();
-        for (int d = 0; d < 3; ++d) {
-            box.lower[size_t(d)] = std::nextafter(box.lower[size_t(d)] - inflation, -infinity);
-            box.upper[size_t(d)] = std::nextafter(box.upper[size_t(d)] + inflation, infinity);
+        for (size_t d = 0; d < 3; ++d) {
+            box.lower[d] = next_down(box.lower[d] - inflation);
+            box.upper[d] = next_up(box.upper[d] + inflation);
         }
     }
 

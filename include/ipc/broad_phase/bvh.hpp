@@ -117,11 +117,11 @@ private:
             for (size_t d = 0; d < 3; ++d) {
                 float low = static_cast<float>(box.lower[d]);
                 if (double(low) > box.lower[d]) {
-                    low = std::nextafter(low, -std::numeric_limits<float>::infinity());
+                    low = detail::next_down(low);
                 }
                 float high = static_cast<float>(box.upper[d]);
                 if (double(high) < box.upper[d]) {
-                    high = std::nextafter(high, std::numeric_limits<float>::infinity());
+                    high = detail::next_up(high);
                 }
                 lower[d] = low;
                 upper[d] = high;
@@ -180,7 +180,13 @@ private:
                 break;
             }
         }
-        parallel_for(0, std::ptrdiff_t(tasks.size()), [&](std::ptrdiff_t t) {
+        // Tasks differ widely in size: hand them out dynamically (the caller
+        // orders the results, so the split does not affect them).
+        const std::ptrdiff_t num_tasks = std::ptrdiff_t(tasks.size());
+#if IPC_HAS_OPENMP
+#pragma omp parallel for schedule(dynamic, 1)
+#endif
+        for (std::ptrdiff_t t = 0; t < num_tasks; ++t) {
             const int thread = thread_index();
             const Task& task = tasks[size_t(t)];
             if (task.self) {
@@ -188,7 +194,7 @@ private:
             } else {
                 cross_descent(other, task.a, task.b, thread, emit);
             }
-        });
+        }
     }
 
     template <typename Emit> void self_descent(std::int32_t n, int thread, Emit& emit) const
@@ -210,45 +216,100 @@ private:
         cross_descent(*this, n + 1, node.right, thread, emit);
     }
 
+    /// All overlapping pairs (x in subtree a here, y in subtree b of other).
+    /// Iterative with an explicit stack; a child pair is pushed only when
+    /// its nodes overlap, so every popped pair is known to overlap.
     template <typename Emit>
     void cross_descent(const BVH& other, std::int32_t a, std::int32_t b, int thread, Emit& emit) const
     {
-        const Node& na = nodes_[size_t(a)];
-        const Node& nb = other.nodes_[size_t(b)];
-        if (!nodes_overlap(na, nb)) {
+        if (!nodes_overlap(nodes_[size_t(a)], other.nodes_[size_t(b)])) {
             return;
         }
-        if (na.right < 0 && nb.right < 0) {
-            const std::int32_t a_begin = na.leaf >> 3, a_end = a_begin + (na.leaf & 7);
-            const std::int32_t b_begin = nb.leaf >> 3, b_end = b_begin + (nb.leaf & 7);
-            for (std::int32_t i = a_begin; i < a_end; ++i) {
-                const AABB& box = sorted_boxes_[size_t(i)];
-                for (std::int32_t j = b_begin; j < b_end; ++j) {
-                    if (ipc::overlaps(box, other.sorted_boxes_[size_t(j)])) {
-                        emit(thread, sorted_ids_[size_t(i)], other.sorted_ids_[size_t(j)]);
+        constexpr int capacity = 256;
+        std::int32_t stack_a[capacity], stack_b[capacity];
+        int top = 0;
+        for (;;) {
+            const Node& na = nodes_[size_t(a)];
+            const Node& nb = other.nodes_[size_t(b)];
+            if (na.right < 0 && nb.right < 0) {
+                leaf_pairs(other, na, nb, thread, emit);
+            } else {
+                // Open one node; keep the children that overlap the other.
+                const bool open_b = descend_second(na, nb);
+                const Node& fixed = open_b ? na : nb;
+                const std::int32_t first = open_b ? b + 1 : a + 1;
+                const std::int32_t second = open_b ? nb.right : na.right;
+                const std::vector<Node>& opened = open_b ? other.nodes_ : nodes_;
+                const bool keep_first = nodes_overlap(fixed, opened[size_t(first)]);
+                const bool keep_second = nodes_overlap(fixed, opened[size_t(second)]);
+                if (top + 2 > capacity) {
+                    // Deeper than any balanced tree gets; finish by recursion.
+                    if (keep_first) {
+                        cross_descent(other, open_b ? a : first, open_b ? first : b, thread, emit);
                     }
+                    if (keep_second) {
+                        cross_descent(other, open_b ? a : second, open_b ? second : b, thread, emit);
+                    }
+                } else if (keep_first && keep_second) {
+                    stack_a[top] = open_b ? a : second;
+                    stack_b[top] = open_b ? second : b;
+                    ++top;
+                    if (open_b) {
+                        b = first;
+                    } else {
+                        a = first;
+                    }
+                    continue;
+                } else if (keep_first || keep_second) {
+                    const std::int32_t child = keep_first ? first : second;
+                    if (open_b) {
+                        b = child;
+                    } else {
+                        a = child;
+                    }
+                    continue;
                 }
             }
-            return;
-        }
-        if (descend_second(na, nb)) {
-            cross_descent(other, a, b + 1, thread, emit);
-            cross_descent(other, a, nb.right, thread, emit);
-        } else {
-            cross_descent(other, a + 1, b, thread, emit);
-            cross_descent(other, na.right, b, thread, emit);
+            if (top == 0) {
+                return;
+            }
+            --top;
+            a = stack_a[top];
+            b = stack_b[top];
         }
     }
 
-    template <typename N> static bool nodes_overlap(const N& a, const N& b)
+    /// Emits the overlapping primitive pairs of two leaves.
+    template <typename Emit>
+    void leaf_pairs(const BVH& other, const Node& na, const Node& nb, int thread, Emit& emit) const
     {
-        return a.lower[0] <= b.upper[0] && b.lower[0] <= a.upper[0] //
-            && a.lower[1] <= b.upper[1] && b.lower[1] <= a.upper[1] //
-            && a.lower[2] <= b.upper[2] && b.lower[2] <= a.upper[2];
+        const std::int32_t a_begin = na.leaf >> 3, a_end = a_begin + (na.leaf & 7);
+        const std::int32_t b_begin = nb.leaf >> 3, b_end = b_begin + (nb.leaf & 7);
+        for (std::int32_t i = a_begin; i < a_end; ++i) {
+            const AABB& box = sorted_boxes_[size_t(i)];
+            for (std::int32_t j = b_begin; j < b_end; ++j) {
+                const AABB& against = other.sorted_boxes_[size_t(j)];
+                // Non-short-circuit tests: one branch per pair, not six.
+                const int hit = int(box.lower[0] <= against.upper[0]) & int(against.lower[0] <= box.upper[0])
+                    & int(box.lower[1] <= against.upper[1]) & int(against.lower[1] <= box.upper[1])
+                    & int(box.lower[2] <= against.upper[2]) & int(against.lower[2] <= box.upper[2]);
+                if (hit) {
+                    emit(thread, sorted_ids_[size_t(i)], other.sorted_ids_[size_t(j)]);
+                }
+            }
+        }
+    }
+
+    static bool nodes_overlap(const Node& a, const Node& b)
+    {
+        return (int(a.lower[0] <= b.upper[0]) & int(b.lower[0] <= a.upper[0]) //
+                & int(a.lower[1] <= b.upper[1]) & int(b.lower[1] <= a.upper[1]) //
+                & int(a.lower[2] <= b.upper[2]) & int(b.lower[2] <= a.upper[2]))
+            != 0;
     }
 
     /// Which node of a pair to open: the inner one, else the larger one.
-    template <typename N> static bool descend_second(const N& a, const N& b)
+    static bool descend_second(const Node& a, const Node& b)
     {
         if (a.right < 0) {
             return true;
