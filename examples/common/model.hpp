@@ -24,6 +24,7 @@
 #include <Eigen/Core>
 
 #include <array>
+#include <cmath>
 #include <functional>
 #include <map>
 #include <string>

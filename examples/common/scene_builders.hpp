@@ -10,6 +10,7 @@
 #include <ipc/core/error.hpp>
 
 #include <Eigen/Core>
+#include <Eigen/Geometry>
 
 #include <cmath>
 #include <vector>

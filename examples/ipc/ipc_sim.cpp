@@ -1,7 +1,7 @@
 // ipc_sim: runs one of the reference C-IPC example scenes.
 //
 //   ipc_sim --scene NAME [--size small|paper] [--frames N] [--dt H]
-//           [--out DIR] [--json FILE]
+//           [--out DIR] [--json FILE] [--threads N]
 //
 // Prints progress while running, writes one OBJ per frame and a PNG of the
 // last frame to DIR (default out/NAME), prints a summary table at the end
@@ -16,7 +16,13 @@
 #include <common/progress.hpp>
 #include <common/rasterizer.hpp>
 
+#include <ipc/config.hpp>
+
 #include <fmt/core.h>
+
+#if IPC_HAS_OPENMP
+#include <omp.h>
+#endif
 
 #include <algorithm>
 #include <cstdlib>
@@ -37,6 +43,7 @@ struct Options {
     double dt = -1;
     std::string out;
     std::string json;
+    int threads = 0;
 };
 
 [[noreturn]] void usage(const char* message)
@@ -46,7 +53,7 @@ struct Options {
         names += " " + n;
     }
     fmt::print(stderr,
-        "{}\nusage: ipc_sim --scene NAME [--size small|paper] [--frames N] [--dt H] [--out DIR] [--json FILE]\n"
+        "{}\nusage: ipc_sim --scene NAME [--size small|paper] [--frames N] [--dt H] [--out DIR] [--json FILE] [--threads N]\n"
         "scenes:{}\n",
         message, names);
     std::exit(2);
@@ -86,6 +93,11 @@ Options parse(int argc, char** argv)
                 o.out = next();
             } else if (a == "--json") {
                 o.json = next();
+            } else if (a == "--threads") {
+                o.threads = std::stoi(next());
+                if (o.threads < 1) {
+                    usage("--threads must be >= 1");
+                }
             } else if (a == "--help" || a == "-h") {
                 usage("");
             } else {
@@ -163,6 +175,11 @@ std::string optional_text(const std::optional<double>& x, const char* format)
 int main(int argc, char** argv)
 {
     const Options o = parse(argc, argv);
+#if IPC_HAS_OPENMP
+    if (o.threads > 0) {
+        omp_set_num_threads(o.threads);
+    }
+#endif
     try {
         Scene scene = make_scene(o.scene, o.paper);
         if (o.dt > 0) {
