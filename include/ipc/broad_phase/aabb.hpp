@@ -78,6 +78,42 @@ namespace detail {
     /// Next float above x (std::nextafter(x, +inf)).
     inline float next_up(float x) { return next_toward_infinity<float, std::uint32_t>(x, true); }
 
+    /// Largest float <= x (x finite or infinite; the float range saturates
+    /// to -inf below -FLT_MAX; NaN gives -inf).
+    inline float round_down_to_float(double x)
+    {
+        constexpr double largest = double(std::numeric_limits<float>::max());
+        if (x > largest) {
+            return std::numeric_limits<float>::max();
+        }
+        if (!(x >= -largest)) {
+            return -std::numeric_limits<float>::infinity();
+        }
+        float y = static_cast<float>(x);
+        if (double(y) > x) {
+            y = next_down(y);
+        }
+        return y;
+    }
+
+    /// Smallest float >= x (x finite or infinite; saturates to +inf above
+    /// FLT_MAX; NaN gives +inf).
+    inline float round_up_to_float(double x)
+    {
+        constexpr double largest = double(std::numeric_limits<float>::max());
+        if (x < -largest) {
+            return -std::numeric_limits<float>::max();
+        }
+        if (!(x <= largest)) {
+            return std::numeric_limits<float>::infinity();
+        }
+        float y = static_cast<float>(x);
+        if (double(y) < x) {
+            y = next_up(y);
+        }
+        return y;
+    }
+
     /// Moves the bounds of box outward by inflation (>= 0) and one ulp.
     inline void inflate_outward(AABB& box, double inflation)
     {

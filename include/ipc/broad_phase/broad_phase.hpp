@@ -23,8 +23,14 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
+#include <functional>
 #include <utility>
 #include <vector>
+
+#if defined(__SSE2__) || defined(_M_X64)
+#include <emmintrin.h>
+#endif
 
 namespace ipc {
 
@@ -53,6 +59,16 @@ inline const char* to_string(BroadPhaseMethod method)
 }
 
 namespace detail {
+
+    /// The ids 0, 1, ..., n - 1.
+    inline std::vector<Index> iota_ids(Index n)
+    {
+        std::vector<Index> ids(static_cast<size_t>(n));
+        for (Index i = 0; i < n; ++i) {
+            ids[size_t(i)] = i;
+        }
+        return ids;
+    }
 
     /// Number of parallel work units for n items (does not change results).
     inline std::ptrdiff_t work_blocks(std::ptrdiff_t n)
@@ -215,6 +231,320 @@ namespace detail {
         sorted_from_buffers(buffers, num_first, make, out);
     }
 
+    /// Number of bits needed to write every value in [0, n).
+    inline int bits_for(std::size_t n)
+    {
+        int bits = 0;
+        while (bits < 63 && (std::size_t(1) << bits) < n) {
+            ++bits;
+        }
+        return bits;
+    }
+
+    /// Sorts keys whose values lie below 2^bits, ascending, by a parallel
+    /// least-significant-digit radix sort (at most 12 bits per pass). The
+    /// result is the unique sorted order, whatever the thread count.
+    inline void radix_sort_keys(std::vector<std::uint64_t>& keys, int bits)
+    {
+        const std::size_t n = keys.size();
+        if (n < 2 || bits <= 0) {
+            return;
+        }
+        if (n < 512) {
+            std::sort(keys.begin(), keys.end());
+            return;
+        }
+        const int passes = (bits + 11) / 12;
+        const int digit_bits = (bits + passes - 1) / passes;
+        const std::size_t radix = std::size_t(1) << digit_bits;
+        const std::uint64_t mask = radix - 1;
+        const std::ptrdiff_t chunks = std::max<std::ptrdiff_t>(1, std::min<std::ptrdiff_t>(max_threads(), std::ptrdiff_t(n / 4096) + 1));
+        std::vector<std::uint64_t> buffer(n);
+        std::vector<std::size_t> counts(std::size_t(chunks) * radix);
+        const auto chunk_begin = [&](std::ptrdiff_t c) { return n * std::size_t(c) / std::size_t(chunks); };
+        for (int pass = 0; pass < passes; ++pass) {
+            const int shift = pass * digit_bits;
+            parallel_for(0, chunks, [&](std::ptrdiff_t c) {
+                std::size_t* count = counts.data() + std::size_t(c) * radix;
+                std::fill(count, count + radix, std::size_t(0));
+                for (std::size_t i = chunk_begin(c), end = chunk_begin(c + 1); i < end; ++i) {
+                    ++count[(keys[i] >> shift) & mask];
+                }
+            });
+            std::size_t offset = 0;
+            for (std::size_t d = 0; d < radix; ++d) {
+                for (std::ptrdiff_t c = 0; c < chunks; ++c) {
+                    std::size_t& count = counts[std::size_t(c) * radix + d];
+                    const std::size_t here = count;
+                    count = offset;
+                    offset += here;
+                }
+            }
+            parallel_for(0, chunks, [&](std::ptrdiff_t c) {
+                std::size_t* next = counts.data() + std::size_t(c) * radix;
+                for (std::size_t i = chunk_begin(c), end = chunk_begin(c + 1); i < end; ++i) {
+                    const std::uint64_t key = keys[i];
+                    buffer[next[(key >> shift) & mask]++] = key;
+                }
+            });
+            keys.swap(buffer);
+        }
+    }
+
+    /// Bit k set when box slot of leaf a may overlap box k of leaf b (single
+    /// precision, conservative; padding slots of b never match).
+    inline unsigned leaf_overlap_mask(const BVH::LeafBoxes& a, std::int32_t slot, const BVH::LeafBoxes& b)
+    {
+        static_assert(BVH::leaf_size == 4, "the packed test handles four slots");
+#if defined(__SSE2__) || defined(_M_X64)
+        __m128 hit = _mm_cmple_ps(_mm_set1_ps(a.lower[0][slot]), _mm_loadu_ps(b.upper[0]));
+        hit = _mm_and_ps(hit, _mm_cmple_ps(_mm_loadu_ps(b.lower[0]), _mm_set1_ps(a.upper[0][slot])));
+        hit = _mm_and_ps(hit, _mm_cmple_ps(_mm_set1_ps(a.lower[1][slot]), _mm_loadu_ps(b.upper[1])));
+        hit = _mm_and_ps(hit, _mm_cmple_ps(_mm_loadu_ps(b.lower[1]), _mm_set1_ps(a.upper[1][slot])));
+        hit = _mm_and_ps(hit, _mm_cmple_ps(_mm_set1_ps(a.lower[2][slot]), _mm_loadu_ps(b.upper[2])));
+        hit = _mm_and_ps(hit, _mm_cmple_ps(_mm_loadu_ps(b.lower[2]), _mm_set1_ps(a.upper[2][slot])));
+        return unsigned(_mm_movemask_ps(hit));
+#else
+        unsigned mask = 0;
+        for (std::int32_t k = 0; k < BVH::leaf_size; ++k) {
+            mask |= unsigned((a.lower[0][slot] <= b.upper[0][k]) & (b.lower[0][k] <= a.upper[0][slot])
+                             & (a.lower[1][slot] <= b.upper[1][k]) & (b.lower[1][k] <= a.upper[1][slot])
+                             & (a.lower[2][slot] <= b.upper[2][k]) & (b.lower[2][k] <= a.upper[2][slot]))
+                << k;
+        }
+        return mask;
+#endif
+    }
+
+    /// Index of the lowest set bit of mask (mask != 0).
+    inline std::int32_t lowest_set_bit(unsigned mask)
+    {
+#if defined(__GNUC__) || defined(__clang__)
+        return std::int32_t(__builtin_ctz(mask));
+#else
+        std::int32_t bit = 0;
+        while (!(mask & 1u)) {
+            mask >>= 1;
+            ++bit;
+        }
+        return bit;
+#endif
+    }
+
+    /// A growing per-thread output buffer of pair keys (one cache line apart
+    /// from its neighbours).
+    struct alignas(64) KeyBuffer {
+        std::vector<std::uint64_t> keys;
+        std::size_t used = 0;
+
+        /// Room for at least extra more keys; returns where the next goes.
+        std::uint64_t* room(std::size_t extra)
+        {
+            if (used + extra > keys.size()) {
+                keys.resize(std::max(2 * keys.size(), used + extra + 4096));
+            }
+            return keys.data() + used;
+        }
+    };
+
+    /// A BVH over one primitive set plus, in tree order, each primitive's id
+    /// and its Count vertices (for the shared-vertex exclusion).
+    template <int Count> struct PrimitiveTree {
+        BVH tree;
+        std::vector<std::uint32_t> ids;
+        std::vector<std::int32_t> vertices; // Count per primitive
+
+        /// Builds over boxes[ids[i]]; vertex(id, k) gives vertex k of id.
+        /// Padding slots of the tree get id 0 and vertices -1 (never read).
+        template <typename Vertex>
+        void build(const std::vector<AABB>& boxes, const std::vector<Index>& primitive_ids, Vertex&& vertex)
+        {
+            tree.build(boxes, primitive_ids);
+            const std::vector<Index>& sorted = tree.sorted_ids();
+            ids.resize(sorted.size());
+            vertices.resize(sorted.size() * Count);
+            for (std::size_t i = 0; i < sorted.size(); ++i) {
+                const bool padding = sorted[i] < 0;
+                ids[i] = padding ? 0u : std::uint32_t(sorted[i]);
+                for (int k = 0; k < Count; ++k) {
+                    vertices[i * Count + std::size_t(k)] = padding ? -1 : std::int32_t(vertex(sorted[i], k));
+                }
+            }
+        }
+    };
+
+    /// Admissible overlapping pairs between two primitive trees (or one tree
+    /// against itself when second is null), as sorted, unique keys
+    /// (first << shift) | second, with first < second for a self join. A pair
+    /// is admissible when the primitives share no vertex (the id sets already
+    /// carry the other pair rules). Leaf pairs are tested without branches.
+    template <int CountA, int CountB>
+    std::vector<std::uint64_t> tree_pair_keys(const PrimitiveTree<CountA>& first,
+                                              const PrimitiveTree<CountB>* second, int shift)
+    {
+        const bool self = second == nullptr;
+        const BVH& tree_b = self ? first.tree : second->tree;
+        const AABB* boxes_a = first.tree.sorted_boxes().data();
+        const AABB* boxes_b = tree_b.sorted_boxes().data();
+        const std::uint32_t* ids_a = first.ids.data();
+        const std::uint32_t* ids_b = self ? first.ids.data() : second->ids.data();
+        const std::int32_t* vertices_a = first.vertices.data();
+        const std::int32_t* vertices_b = self ? first.vertices.data() : second->vertices.data();
+        std::vector<KeyBuffer> buffers(static_cast<std::size_t>(max_threads()));
+        const BVH::LeafBoxes* leaves_a = first.tree.leaf_boxes().data();
+        const BVH::LeafBoxes* leaves_b = tree_b.leaf_boxes().data();
+        constexpr std::int32_t slots = BVH::leaf_size;
+        first.tree.visit_leaf_pairs(tree_b, self, [&](int thread, std::int32_t a_begin, std::int32_t /*a_end*/,
+                                                       std::int32_t b_begin, std::int32_t /*b_end*/) {
+            KeyBuffer& buffer = buffers[std::size_t(thread)];
+            std::uint64_t* out = buffer.room(std::size_t(slots * slots));
+            std::size_t count = 0;
+            const bool same_leaf = self && a_begin == b_begin;
+            const BVH::LeafBoxes& leaf_a = leaves_a[a_begin / slots];
+            const BVH::LeafBoxes& leaf_b = leaves_b[b_begin / slots];
+            // Single-precision tests of the whole leaf pair first (padding
+            // slots never pass): bit 4 i + k for slot i of a against slot k of b.
+            unsigned mask = 0;
+            for (std::int32_t slot = 0; slot < slots; ++slot) {
+                mask |= leaf_overlap_mask(leaf_a, slot, leaf_b) << (slots * slot);
+            }
+            if (same_leaf) {
+                // Pairs inside one leaf: only slot k > slot i.
+                mask &= 0x08ceu; // bits (i, k) = (0, 1..3), (1, 2..3), (2, 3)
+            }
+            // Then the exact test and the shared-vertex exclusion on the
+            // survivors, writing every key and keeping the admissible ones.
+            for (; mask != 0; mask &= mask - 1) {
+                const std::int32_t bit = lowest_set_bit(mask);
+                const std::int32_t i = a_begin + bit / slots, j = b_begin + bit % slots;
+                const AABB& box = boxes_a[i];
+                const AABB& other = boxes_b[j];
+                int keep = int(box.lower[0] <= other.upper[0]) & int(other.lower[0] <= box.upper[0])
+                    & int(box.lower[1] <= other.upper[1]) & int(other.lower[1] <= box.upper[1])
+                    & int(box.lower[2] <= other.upper[2]) & int(other.lower[2] <= box.upper[2]);
+                for (int q = 0; q < CountB; ++q) {
+                    const std::int32_t vb = vertices_b[std::size_t(j) * CountB + std::size_t(q)];
+                    for (int k = 0; k < CountA; ++k) {
+                        keep &= int(vertices_a[std::size_t(i) * CountA + std::size_t(k)] != vb);
+                    }
+                }
+                const std::uint64_t id_a = ids_a[i], id_b = ids_b[j];
+                const std::uint64_t low = self && id_b < id_a ? id_b : id_a;
+                const std::uint64_t high = self && id_b < id_a ? id_a : id_b;
+                out[count] = (low << shift) | high;
+                count += std::size_t(keep);
+            }
+            buffer.used += count;
+        });
+        // Concatenate (any order: the sort below fixes it), sort, deduplicate.
+        std::vector<std::size_t> offsets(buffers.size() + 1, 0);
+        for (std::size_t t = 0; t < buffers.size(); ++t) {
+            offsets[t + 1] = offsets[t] + buffers[t].used;
+        }
+        std::vector<std::uint64_t> keys(offsets.back());
+        parallel_for(0, std::ptrdiff_t(buffers.size()), [&](std::ptrdiff_t t) {
+            const KeyBuffer& buffer = buffers[std::size_t(t)];
+            std::copy(buffer.keys.begin(), buffer.keys.begin() + std::ptrdiff_t(buffer.used),
+                      keys.begin() + std::ptrdiff_t(offsets[std::size_t(t)]));
+        });
+        std::vector<KeyBuffer>().swap(buffers);
+        radix_sort_keys(keys, shift + bits_for(first.ids.empty() ? 0 : std::size_t(*std::max_element(first.ids.begin(), first.ids.end())) + 1));
+        keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+        return keys;
+    }
+
+    /// Writes make(first, second) for every key, in key order, in parallel.
+    template <typename Candidate, typename Make>
+    void candidates_from_keys(const std::vector<std::uint64_t>& keys, int shift, Make&& make,
+                              std::vector<Candidate>& out)
+    {
+        out.resize(keys.size());
+        const std::uint64_t mask = (std::uint64_t(1) << shift) - 1;
+        const std::ptrdiff_t n = std::ptrdiff_t(keys.size());
+        const std::ptrdiff_t blocks = work_blocks(n / 16);
+        parallel_for(0, blocks, [&](std::ptrdiff_t block) {
+            for (std::ptrdiff_t i = n * block / blocks, end = n * (block + 1) / blocks; i < end; ++i) {
+                const std::uint64_t key = keys[std::size_t(i)];
+                out[std::size_t(i)] = make(Index(key >> shift), Index(key & mask));
+            }
+        });
+    }
+
+    /// All candidates by BVH: one tree per primitive set, built in parallel
+    /// and shared between the pair kinds that use it.
+    inline void bvh_candidates(const CollisionMesh& mesh, const PrimitiveBoxes& boxes, Candidates& candidates)
+    {
+        const Eigen::MatrixXi& E = mesh.edges();
+        const Eigen::MatrixXi& F = mesh.faces();
+        const auto edge_vertex = [&](Index e, int k) { return E(e, k); };
+        const auto face_vertex = [&](Index f, int k) { return F(f, k); };
+        const auto self_vertex = [](Index v, int) { return v; };
+        const std::vector<Index> all_edges = iota_ids(mesh.num_edges());
+        const std::vector<Index> all_faces = iota_ids(mesh.num_faces());
+        const bool three_d = mesh.dim() == 3;
+        const std::vector<Index>& rods = mesh.rod_edges();
+        const std::vector<Index>& codim = mesh.codim_vertices();
+        const std::vector<Index>& particles = mesh.particles();
+        const std::vector<Index>& colliding = mesh.collision_vertices();
+
+        // Which trees the pair kinds need.
+        const bool face_vertex_pairs = three_d && !all_faces.empty() && !colliding.empty();
+        const bool edge_edge_pairs = three_d && all_edges.size() > 1;
+        const bool rod_pairs = three_d && !rods.empty() && !codim.empty();
+        const bool planar_pairs = !three_d && !all_edges.empty() && !colliding.empty();
+        const bool particle_pairs = particles.size() > 1;
+
+        PrimitiveTree<2> edge_tree, rod_tree;
+        PrimitiveTree<3> face_tree;
+        PrimitiveTree<1> colliding_tree, codim_tree, particle_tree;
+        std::vector<std::function<void()>> builds;
+        if (edge_edge_pairs || planar_pairs) {
+            builds.emplace_back([&] { edge_tree.build(boxes.edges, all_edges, edge_vertex); });
+        }
+        if (face_vertex_pairs) {
+            builds.emplace_back([&] { face_tree.build(boxes.faces, all_faces, face_vertex); });
+        }
+        if (face_vertex_pairs || planar_pairs) {
+            builds.emplace_back([&] { colliding_tree.build(boxes.vertices, colliding, self_vertex); });
+        }
+        if (rod_pairs) {
+            builds.emplace_back([&] { rod_tree.build(boxes.edges, rods, edge_vertex); });
+            builds.emplace_back([&] { codim_tree.build(boxes.vertices, codim, self_vertex); });
+        }
+        if (particle_pairs) {
+            builds.emplace_back([&] { particle_tree.build(boxes.vertices, particles, self_vertex); });
+        }
+        parallel_for(0, std::ptrdiff_t(builds.size()), [&](std::ptrdiff_t b) { builds[std::size_t(b)](); });
+
+        const int vertex_shift = std::max(1, bits_for(std::size_t(mesh.num_vertices())));
+        const int edge_shift = std::max(1, bits_for(std::size_t(mesh.num_edges())));
+        if (face_vertex_pairs) {
+            candidates_from_keys(tree_pair_keys(face_tree, &colliding_tree, vertex_shift), vertex_shift,
+                                 [](Index f, Index v) { return FaceVertexCandidate { f, v }; },
+                                 candidates.face_vertex);
+        }
+        if (edge_edge_pairs) {
+            candidates_from_keys(tree_pair_keys<2, 2>(edge_tree, nullptr, edge_shift), edge_shift,
+                                 [](Index a, Index b) { return EdgeEdgeCandidate { a, b }; },
+                                 candidates.edge_edge);
+        }
+        if (rod_pairs) {
+            candidates_from_keys(tree_pair_keys(rod_tree, &codim_tree, vertex_shift), vertex_shift,
+                                 [](Index e, Index v) { return EdgeVertexCandidate { e, v }; },
+                                 candidates.edge_vertex);
+        }
+        if (planar_pairs) {
+            candidates_from_keys(tree_pair_keys(edge_tree, &colliding_tree, vertex_shift), vertex_shift,
+                                 [](Index e, Index v) { return EdgeVertexCandidate { e, v }; },
+                                 candidates.edge_vertex);
+        }
+        if (particle_pairs) {
+            candidates_from_keys(tree_pair_keys<1, 1>(particle_tree, nullptr, vertex_shift), vertex_shift,
+                                 [](Index a, Index b) { return VertexVertexCandidate { a, b }; },
+                                 candidates.vertex_vertex);
+        }
+    }
+
     template <typename Candidate, typename Admissible, typename Make>
     void find_pairs(BroadPhaseMethod method, const PairJob& job, Index num_first, Admissible&& admissible,
                     Make&& make, std::vector<Candidate>& out)
@@ -252,15 +582,6 @@ namespace detail {
         throw invalid_argument("unknown broad-phase method");
     }
 
-    inline std::vector<Index> iota_ids(Index n)
-    {
-        std::vector<Index> ids(static_cast<size_t>(n));
-        for (Index i = 0; i < n; ++i) {
-            ids[size_t(i)] = i;
-        }
-        return ids;
-    }
-
 } // namespace detail
 
 /// Candidate pairs whose boxes overlap, for boxes already computed (e.g. by
@@ -277,6 +598,10 @@ inline Candidates candidates_from_boxes(
     require(boxes.faces.size() == size_t(mesh.num_faces()), "face boxes has ", boxes.faces.size(),
             " entries but the mesh has ", mesh.num_faces(), " faces");
     Candidates candidates;
+    if (method == BroadPhaseMethod::bvh) {
+        detail::bvh_candidates(mesh, boxes, candidates);
+        return candidates;
+    }
     const std::vector<Index> all_edges = detail::iota_ids(mesh.num_edges());
 
     if (mesh.dim() == 3) {

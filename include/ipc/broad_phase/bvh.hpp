@@ -56,8 +56,8 @@ public:
             const Node& node = nodes_[size_t(current)];
             if (node.overlaps(query)) {
                 if (node.right < 0) {
-                    const std::int32_t begin = node.leaf >> 3;
-                    const std::int32_t end = begin + (node.leaf & 7);
+                    const std::int32_t begin = node.leaf >> 4;
+                    const std::int32_t end = begin + (node.leaf & 15);
                     for (std::int32_t k = begin; k < end; ++k) {
                         if (ipc::overlaps(sorted_boxes_[size_t(k)], query)) {
                             visit(sorted_ids_[size_t(k)]);
@@ -82,23 +82,64 @@ public:
     /// by a simultaneous descent of the tree against itself, in parallel.
     /// thread is in [0, max_threads()); emit must be safe to call
     /// concurrently for distinct thread values.
-    template <typename Emit> void self_overlaps(Emit&& emit) const { pair_overlaps(*this, true, emit); }
+    template <typename Emit> void self_overlaps(Emit&& emit) const
+    {
+        auto visit = [&](int thread, std::int32_t a_begin, std::int32_t a_end, std::int32_t b_begin,
+                         std::int32_t b_end) { box_pairs(*this, a_begin, a_end, b_begin, b_end, thread, emit); };
+        pair_overlaps(*this, true, visit);
+    }
 
     /// Calls emit(thread, a, b) for every a stored here and b stored in other
     /// whose boxes overlap, each pair once, in parallel (see self_overlaps).
     template <typename Emit> void overlaps_with(const BVH& other, Emit&& emit) const
     {
-        pair_overlaps(other, false, emit);
+        auto visit = [&](int thread, std::int32_t a_begin, std::int32_t a_end, std::int32_t b_begin,
+                         std::int32_t b_end) { box_pairs(other, a_begin, a_end, b_begin, b_end, thread, emit); };
+        pair_overlaps(other, false, visit);
     }
 
     /// Number of stored boxes.
-    size_t size() const { return sorted_ids_.size(); }
+    size_t size() const { return count_; }
+
+    /// Most primitives in one leaf.
+    static constexpr std::int32_t leaf_size = 4;
+
+    /// Single-precision boxes of one leaf's primitives, one array per bound
+    /// and coordinate, rounded outward (so a test on them never misses an
+    /// overlap of the double boxes); unused slots hold empty boxes (lower
+    /// +inf, upper -inf) that overlap nothing.
+    struct LeafBoxes {
+        float lower[3][leaf_size];
+        float upper[3][leaf_size];
+    };
+
+    /// Stored boxes in tree order: leaf k holds slots [leaf_size k,
+    /// leaf_size k + count); the other slots are padding (never reported).
+    const std::vector<AABB>& sorted_boxes() const { return sorted_boxes_; }
+
+    /// Ids of the stored boxes in tree order (padding slots hold -1).
+    const std::vector<Index>& sorted_ids() const { return sorted_ids_; }
+
+    /// Packed single-precision boxes of leaf k (slots leaf_size k onward).
+    const std::vector<LeafBoxes>& leaf_boxes() const { return leaf_boxes_; }
+
+    /// Low-level pair descent: calls visit(thread, a_begin, a_end, b_begin,
+    /// b_end) for every pair of leaves (a here, b in other) whose node boxes
+    /// overlap, where [a_begin, a_end) and [b_begin, b_end) are ranges of
+    /// sorted_boxes(). With self (other must be *this) each unordered pair of
+    /// distinct leaves is visited once and every leaf once with itself
+    /// (a_begin == b_begin); the visitor then tests only j > i inside such a
+    /// leaf. Parallel (dynamic schedule); thread is in [0, max_threads()).
+    template <typename Visit> void visit_leaf_pairs(const BVH& other, bool self, Visit&& visit) const
+    {
+        pair_overlaps(other, self, visit);
+    }
 
 private:
     /// 32-byte node: single-precision bounds rounded outward (so the test
     /// against a double query box is conservative; leaves then test the
     /// exact double boxes), the right child (left is the next node), or -1
-    /// and the leaf's first primitive and count packed as (first << 3) | count.
+    /// and the leaf's first primitive and count packed as (first << 4) | count.
     struct Node {
         float lower[3];
         float upper[3];
@@ -115,21 +156,11 @@ private:
         void set_box(const AABB& box)
         {
             for (size_t d = 0; d < 3; ++d) {
-                float low = static_cast<float>(box.lower[d]);
-                if (double(low) > box.lower[d]) {
-                    low = detail::next_down(low);
-                }
-                float high = static_cast<float>(box.upper[d]);
-                if (double(high) < box.upper[d]) {
-                    high = detail::next_up(high);
-                }
-                lower[d] = low;
-                upper[d] = high;
+                lower[d] = detail::round_down_to_float(box.lower[d]);
+                upper[d] = detail::round_up_to_float(box.upper[d]);
             }
         }
     };
-    static constexpr std::int32_t leaf_size = 4;
-
     struct Task {
         std::int32_t a, b; ///< node here, node in the other tree
         bool self;         ///< all pairs inside subtree a (b unused)
@@ -201,14 +232,8 @@ private:
     {
         const Node& node = nodes_[size_t(n)];
         if (node.right < 0) {
-            const std::int32_t begin = node.leaf >> 3, end = begin + (node.leaf & 7);
-            for (std::int32_t i = begin; i < end; ++i) {
-                for (std::int32_t j = i + 1; j < end; ++j) {
-                    if (ipc::overlaps(sorted_boxes_[size_t(i)], sorted_boxes_[size_t(j)])) {
-                        emit(thread, sorted_ids_[size_t(i)], sorted_ids_[size_t(j)]);
-                    }
-                }
-            }
+            const std::int32_t begin = node.leaf >> 4, end = begin + (node.leaf & 15);
+            emit(thread, begin, end, begin, end);
             return;
         }
         self_descent(n + 1, thread, emit);
@@ -232,7 +257,8 @@ private:
             const Node& na = nodes_[size_t(a)];
             const Node& nb = other.nodes_[size_t(b)];
             if (na.right < 0 && nb.right < 0) {
-                leaf_pairs(other, na, nb, thread, emit);
+                const std::int32_t a_begin = na.leaf >> 4, b_begin = nb.leaf >> 4;
+                emit(thread, a_begin, a_begin + (na.leaf & 15), b_begin, b_begin + (nb.leaf & 15));
             } else {
                 // Open one node; keep the children that overlap the other.
                 const bool open_b = descend_second(na, nb);
@@ -279,21 +305,17 @@ private:
         }
     }
 
-    /// Emits the overlapping primitive pairs of two leaves.
+    /// Emits the overlapping box pairs of two leaf ranges (j > i when the
+    /// ranges are the same leaf of a self descent).
     template <typename Emit>
-    void leaf_pairs(const BVH& other, const Node& na, const Node& nb, int thread, Emit& emit) const
+    void box_pairs(const BVH& other, std::int32_t a_begin, std::int32_t a_end, std::int32_t b_begin,
+                   std::int32_t b_end, int thread, Emit& emit) const
     {
-        const std::int32_t a_begin = na.leaf >> 3, a_end = a_begin + (na.leaf & 7);
-        const std::int32_t b_begin = nb.leaf >> 3, b_end = b_begin + (nb.leaf & 7);
+        const bool same = &other == this && a_begin == b_begin;
         for (std::int32_t i = a_begin; i < a_end; ++i) {
             const AABB& box = sorted_boxes_[size_t(i)];
-            for (std::int32_t j = b_begin; j < b_end; ++j) {
-                const AABB& against = other.sorted_boxes_[size_t(j)];
-                // Non-short-circuit tests: one branch per pair, not six.
-                const int hit = int(box.lower[0] <= against.upper[0]) & int(against.lower[0] <= box.upper[0])
-                    & int(box.lower[1] <= against.upper[1]) & int(against.lower[1] <= box.upper[1])
-                    & int(box.lower[2] <= against.upper[2]) & int(against.lower[2] <= box.upper[2]);
-                if (hit) {
+            for (std::int32_t j = same ? i + 1 : b_begin; j < b_end; ++j) {
+                if (ipc::overlaps(box, other.sorted_boxes_[size_t(j)])) {
                     emit(thread, sorted_ids_[size_t(i)], other.sorted_ids_[size_t(j)]);
                 }
             }
@@ -327,6 +349,10 @@ private:
     std::vector<Node> nodes_;
     std::vector<AABB> sorted_boxes_;
     std::vector<Index> sorted_ids_;
+    std::vector<LeafBoxes> leaf_boxes_;
+    size_t count_ = 0;
+    std::vector<AABB> padded_boxes_; ///< leaf-slot layout being filled (build only)
+    std::vector<Index> padded_ids_;  ///< (build only)
     std::vector<std::uint32_t> codes_; ///< Morton codes in sorted order (build only)
     std::vector<AABB> boxes_;          ///< double bounds of finished subtrees (build only)
 };
@@ -382,7 +408,9 @@ inline void BVH::build(const std::vector<AABB>& boxes, const std::vector<Index>&
     nodes_.clear();
     sorted_boxes_.clear();
     sorted_ids_.clear();
+    leaf_boxes_.clear();
     const size_t n = ids.size();
+    count_ = n;
     if (n == 0) {
         return;
     }
@@ -425,9 +453,16 @@ inline void BVH::build(const std::vector<AABB>& boxes, const std::vector<Index>&
         sorted_ids_[i] = ids[local];
         sorted_boxes_[i] = boxes[size_t(ids[local])];
     }
+    require(n < (size_t(1) << 25), "BVH: too many boxes (", n, ")");
     nodes_.reserve(2 * n);
-    require(n < (size_t(1) << 28), "BVH: too many boxes (", n, ")");
+    leaf_boxes_.reserve(n / 2 + 1);
+    padded_boxes_.reserve(2 * n + leaf_size);
+    padded_ids_.reserve(2 * n + leaf_size);
     build_node(0, std::int32_t(n));
+    sorted_boxes_.swap(padded_boxes_);
+    sorted_ids_.swap(padded_ids_);
+    std::vector<AABB>().swap(padded_boxes_);
+    std::vector<Index>().swap(padded_ids_);
     std::vector<std::uint32_t>().swap(codes_);
     std::vector<AABB>().swap(boxes_);
 }
@@ -441,9 +476,31 @@ inline std::int32_t BVH::build_node(std::int32_t begin, std::int32_t end)
         for (std::int32_t k = begin + 1; k < end; ++k) {
             box = detail::merged(box, sorted_boxes_[size_t(k)]);
         }
+        // Copy the primitives into the leaf's padded slots.
+        const std::int32_t slot = std::int32_t(padded_ids_.size());
+        LeafBoxes packed;
+        for (std::int32_t k = 0; k < leaf_size; ++k) {
+            if (k < end - begin) {
+                const AABB& primitive = sorted_boxes_[size_t(begin + k)];
+                padded_boxes_.push_back(primitive);
+                padded_ids_.push_back(sorted_ids_[size_t(begin + k)]);
+                for (size_t d = 0; d < 3; ++d) {
+                    packed.lower[d][k] = detail::round_down_to_float(primitive.lower[d]);
+                    packed.upper[d][k] = detail::round_up_to_float(primitive.upper[d]);
+                }
+            } else {
+                padded_boxes_.emplace_back();
+                padded_ids_.push_back(-1);
+                for (size_t d = 0; d < 3; ++d) {
+                    packed.lower[d][k] = std::numeric_limits<float>::infinity();
+                    packed.upper[d][k] = -std::numeric_limits<float>::infinity();
+                }
+            }
+        }
+        leaf_boxes_.push_back(packed);
         Node& node = nodes_[size_t(index)];
         node.set_box(box);
-        node.leaf = (begin << 3) | (end - begin);
+        node.leaf = (slot << 4) | (end - begin);
         boxes_.push_back(box);
         return index;
     }

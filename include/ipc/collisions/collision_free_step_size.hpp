@@ -24,9 +24,259 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
+#include <limits>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace ipc {
+
+namespace detail {
+
+    /// True when the CCD type exposes conservative_rescaling() (the fraction
+    /// s of the gap a step may use, as AdditiveCCD does).
+    template <typename CCD, typename = void> struct has_conservative_rescaling : std::false_type { };
+    template <typename CCD>
+    struct has_conservative_rescaling<CCD, std::void_t<decltype(std::declval<const CCD&>().conservative_rescaling())>>
+        : std::true_type { };
+
+    /// Fraction of the initial gap (distance - xi) that the CCD method
+    /// promises to keep: 1 - s for methods with a conservative rescaling s,
+    /// 0 for others (whose promise is only "farther than xi").
+    template <typename CCD> double kept_gap_fraction(const CCD& ccd)
+    {
+        if constexpr (has_conservative_rescaling<CCD>::value) {
+            return std::clamp(1.0 - double(ccd.conservative_rescaling()), 0.0, 1.0);
+        } else {
+            (void)ccd;
+            return 0.0;
+        }
+    }
+
+    /// Conservative separation test of two moving point sets (the vertices of
+    /// two primitives) over [0, T]: a (NA points) and b (NB points) at t = 0
+    /// and at t = T. Returns true when, along the unit direction of n
+    /// (oriented by towards, the vector from a to b), the projections of b
+    /// exceed those of a by more than level at both t = 0 and t = T. The
+    /// projected gap min_j n.b_j(t) - max_i n.a_i(t) is concave in t for
+    /// linear motion, so it then exceeds level on all of [0, T], and so does
+    /// the distance between the primitives (the convex hulls of the points).
+    /// level must include the rounding margin of these evaluations.
+    template <int NA, int NB>
+    bool separated_along(Eigen::Vector3d n, const Eigen::Vector3d& towards, const Eigen::Vector3d (&a0)[NA],
+                         const Eigen::Vector3d (&aT)[NA], const Eigen::Vector3d (&b0)[NB],
+                         const Eigen::Vector3d (&bT)[NB], double level)
+    {
+        const double length = n.norm();
+        if (!(length > 0)) {
+            return false;
+        }
+        // Slightly shorter than unit so that |n| <= 1 after rounding.
+        n *= (n.dot(towards) < 0 ? -1.0 : 1.0) * (1.0 - 8 * std::numeric_limits<double>::epsilon()) / length;
+        double a_high0 = n.dot(a0[0]), a_highT = n.dot(aT[0]);
+        for (int i = 1; i < NA; ++i) {
+            a_high0 = std::max(a_high0, n.dot(a0[i]));
+            a_highT = std::max(a_highT, n.dot(aT[i]));
+        }
+        double b_low0 = n.dot(b0[0]), b_lowT = n.dot(bT[0]);
+        for (int j = 1; j < NB; ++j) {
+            b_low0 = std::min(b_low0, n.dot(b0[j]));
+            b_lowT = std::min(b_lowT, n.dot(bT[j]));
+        }
+        return b_low0 - a_high0 > level && b_lowT - a_highT > level;
+    }
+
+    /// Cheap filter before the narrow phase: true when the pair (vertices a
+    /// and b at t = 0 and T) provably stays farther apart than
+    /// xi + kept (D0 - xi) on [0, T], where D0 >= the initial distance is the
+    /// distance between the centroids. Such a pair needs no CCD query with
+    /// tmax <= T: a method that keeps the fraction kept of the gap would
+    /// report no hit for it. Tries the given axis (e.g. a face normal), then
+    /// the centroid direction.
+    template <int NA, int NB>
+    bool stays_apart(const Eigen::Vector3d (&a0)[NA], const Eigen::Vector3d (&aT)[NA],
+                     const Eigen::Vector3d (&b0)[NB], const Eigen::Vector3d (&bT)[NB],
+                     const Eigen::Vector3d& axis, double xi, double kept, double margin)
+    {
+        Eigen::Vector3d centre_a = a0[0], centre_b = b0[0];
+        for (int i = 1; i < NA; ++i) {
+            centre_a += a0[i];
+        }
+        for (int j = 1; j < NB; ++j) {
+            centre_b += b0[j];
+        }
+        const Eigen::Vector3d towards = centre_b / double(NB) - centre_a / double(NA);
+        const double centre_distance = towards.norm();
+        if (!(centre_distance > xi)) {
+            return false;
+        }
+        // The centroid distance is rounded: pad it by the margin too.
+        const double level = xi + kept * (centre_distance + margin - xi) + margin;
+        return separated_along(axis, towards, a0, aT, b0, bT, level)
+            || separated_along(towards, towards, a0, aT, b0, bT, level);
+    }
+
+    /// Positions of a step, packed per vertex: start (t = 0), end (t = 1)
+    /// and, for the filter, bound_end at t = bound with scale the largest
+    /// coordinate magnitude over start and bound_end.
+    struct StepPositions {
+        std::vector<Eigen::Vector3d> start, end, bound_end;
+        double scale = 0.0;
+
+        /// Computes bound_end = start + bound (end - start) and scale.
+        void prepare_bound(double bound)
+        {
+            bound_end.resize(start.size());
+            const std::ptrdiff_t n = std::ptrdiff_t(start.size());
+            const std::ptrdiff_t blocks = std::max<std::ptrdiff_t>(1, std::min<std::ptrdiff_t>(64, n / 1024));
+            std::vector<double> block_scale(static_cast<std::size_t>(blocks), 0.0);
+            parallel_for(0, blocks, [&](std::ptrdiff_t b) {
+                double largest = 0.0;
+                for (std::ptrdiff_t v = n * b / blocks; v < n * (b + 1) / blocks; ++v) {
+                    const Eigen::Vector3d& p = start[std::size_t(v)];
+                    bound_end[std::size_t(v)] = p + bound * (end[std::size_t(v)] - p);
+                    largest = std::max({ largest, p.cwiseAbs().maxCoeff(),
+                                         bound_end[std::size_t(v)].cwiseAbs().maxCoeff() });
+                }
+                block_scale[std::size_t(b)] = largest;
+            });
+            scale = 0.0;
+            for (const double s : block_scale) {
+                scale = std::max(scale, s);
+            }
+        }
+
+        /// Rounding margin of the filter's evaluations (metres).
+        double margin() const { return 64 * std::numeric_limits<double>::epsilon() * scale; }
+    };
+
+    /// Point-triangle stencil: vertex p against face (t0, t1, t2).
+    struct FaceVertexStencil {
+        Index p, t0, t1, t2;
+        double offset;
+        bool stays_apart(const StepPositions& x, double kept) const
+        {
+            const auto& a = x.start;
+            const auto& b = x.bound_end;
+            const Eigen::Vector3d face0[3] = { a[size_t(t0)], a[size_t(t1)], a[size_t(t2)] };
+            const Eigen::Vector3d faceT[3] = { b[size_t(t0)], b[size_t(t1)], b[size_t(t2)] };
+            const Eigen::Vector3d point0[1] = { a[size_t(p)] }, pointT[1] = { b[size_t(p)] };
+            return detail::stays_apart(face0, faceT, point0, pointT, (face0[1] - face0[0]).cross(face0[2] - face0[0]),
+                                       offset, kept, x.margin());
+        }
+        template <typename CCD> bool query(const StepPositions& x, const CCD& ccd, double& toi, double tmax) const
+        {
+            const auto& a = x.start;
+            const auto& b = x.end;
+            return ccd.point_triangle_ccd(a[size_t(p)], a[size_t(t0)], a[size_t(t1)], a[size_t(t2)], b[size_t(p)],
+                                          b[size_t(t0)], b[size_t(t1)], b[size_t(t2)], toi, offset, tmax);
+        }
+    };
+
+    /// Edge-edge stencil: edge (a0, a1) against edge (b0, b1).
+    struct EdgeEdgeStencil {
+        Index a0, a1, b0, b1;
+        double offset;
+        bool stays_apart(const StepPositions& x, double kept) const
+        {
+            const auto& s = x.start;
+            const auto& e = x.bound_end;
+            const Eigen::Vector3d first0[2] = { s[size_t(a0)], s[size_t(a1)] };
+            const Eigen::Vector3d firstT[2] = { e[size_t(a0)], e[size_t(a1)] };
+            const Eigen::Vector3d second0[2] = { s[size_t(b0)], s[size_t(b1)] };
+            const Eigen::Vector3d secondT[2] = { e[size_t(b0)], e[size_t(b1)] };
+            return detail::stays_apart(first0, firstT, second0, secondT,
+                                       (first0[1] - first0[0]).cross(second0[1] - second0[0]), offset, kept,
+                                       x.margin());
+        }
+        template <typename CCD> bool query(const StepPositions& x, const CCD& ccd, double& toi, double tmax) const
+        {
+            const auto& s = x.start;
+            const auto& e = x.end;
+            return ccd.edge_edge_ccd(s[size_t(a0)], s[size_t(a1)], s[size_t(b0)], s[size_t(b1)], e[size_t(a0)],
+                                     e[size_t(a1)], e[size_t(b0)], e[size_t(b1)], toi, offset, tmax);
+        }
+    };
+
+    /// Point-edge stencil: vertex p against edge (e0, e1).
+    struct EdgeVertexStencil {
+        Index p, e0, e1;
+        double offset;
+        bool stays_apart(const StepPositions& x, double kept) const
+        {
+            const auto& s = x.start;
+            const auto& e = x.bound_end;
+            const Eigen::Vector3d edge0[2] = { s[size_t(e0)], s[size_t(e1)] };
+            const Eigen::Vector3d edgeT[2] = { e[size_t(e0)], e[size_t(e1)] };
+            const Eigen::Vector3d point0[1] = { s[size_t(p)] }, pointT[1] = { e[size_t(p)] };
+            return detail::stays_apart(edge0, edgeT, point0, pointT, Eigen::Vector3d::Zero().eval(), offset, kept,
+                                       x.margin());
+        }
+        template <typename CCD> bool query(const StepPositions& x, const CCD& ccd, double& toi, double tmax) const
+        {
+            const auto& s = x.start;
+            const auto& e = x.end;
+            return ccd.point_edge_ccd(s[size_t(p)], s[size_t(e0)], s[size_t(e1)], e[size_t(p)], e[size_t(e0)],
+                                      e[size_t(e1)], toi, offset, tmax);
+        }
+    };
+
+    /// Point-point stencil.
+    struct VertexVertexStencil {
+        Index v0, v1;
+        double offset;
+        bool stays_apart(const StepPositions& x, double kept) const
+        {
+            const Eigen::Vector3d first0[1] = { x.start[size_t(v0)] }, firstT[1] = { x.bound_end[size_t(v0)] };
+            const Eigen::Vector3d second0[1] = { x.start[size_t(v1)] }, secondT[1] = { x.bound_end[size_t(v1)] };
+            return detail::stays_apart(first0, firstT, second0, secondT, Eigen::Vector3d::Zero().eval(), offset,
+                                       kept, x.margin());
+        }
+        template <typename CCD> bool query(const StepPositions& x, const CCD& ccd, double& toi, double tmax) const
+        {
+            return ccd.point_point_ccd(x.start[size_t(v0)], x.start[size_t(v1)], x.end[size_t(v0)],
+                                       x.end[size_t(v1)], toi, offset, tmax);
+        }
+    };
+
+    /// One pass of the step size over one pair kind: candidates i = 0,
+    /// stride, 2 stride, ... of count, stencil_of(i) building (and checking)
+    /// each. Fixed blocks run in parallel, each keeping a running minimum
+    /// (started at bound) that it passes to the next query as tmax; with
+    /// filter, pairs that provably stay apart over [0, x's bound] skip the
+    /// query. Returns min(bound, every block's minimum): the same for any
+    /// thread count.
+    template <typename StencilOf, typename CCD>
+    double step_size_pass(std::size_t count, std::size_t stride, double bound, bool filter, const StencilOf& stencil_of,
+                          const StepPositions& x, const CCD& ccd, double kept)
+    {
+        struct Minimum {
+            double value = -1.0; // not started
+        };
+        const std::size_t n = (count + stride - 1) / stride;
+        const std::vector<Minimum> blocks = process_in_blocks<Minimum>(n, [&](std::size_t k, Minimum& m) {
+            if (m.value < 0) {
+                m.value = bound;
+            }
+            const auto stencil = stencil_of(k * stride);
+            if (filter && stencil.stays_apart(x, kept)) {
+                return;
+            }
+            double toi = m.value;
+            if (stencil.query(x, ccd, toi, m.value)) {
+                m.value = std::min(m.value, toi);
+            }
+        });
+        for (const Minimum& m : blocks) {
+            if (m.value >= 0) {
+                bound = std::min(bound, m.value);
+            }
+        }
+        return bound;
+    }
+
+} // namespace detail
 
 /// Collision-free step size over the given swept candidates (see the file
 /// comment). candidates must contain every pair that may come within its
@@ -57,88 +307,62 @@ double collision_free_step_size(const Candidates& candidates, const CollisionMes
     const Index nv = mesh.num_vertices(), ne = mesh.num_edges(), nf = mesh.num_faces();
     const Eigen::MatrixXi& E = mesh.edges();
     const Eigen::MatrixXi& F = mesh.faces();
-    const auto at = [](const Eigen::Ref<const Eigen::MatrixXd>& V, Index i) {
-        return Eigen::Vector3d(V(i, 0), V(i, 1), V(i, 2));
+    using Vec3 = Eigen::Vector3d;
+
+    const double kept = detail::kept_gap_fraction(ccd);
+    detail::StepPositions x;
+    x.start.resize(static_cast<std::size_t>(nv));
+    x.end.resize(static_cast<std::size_t>(nv));
+    parallel_for(0, nv, [&](std::ptrdiff_t v) {
+        x.start[std::size_t(v)] = Vec3(V0(v, 0), V0(v, 1), V0(v, 2));
+        x.end[std::size_t(v)] = Vec3(V1(v, 0), V1(v, 1), V1(v, 2));
+    });
+
+    // Stencils with their indices checked and their offsets.
+    const auto face_vertex = [&](std::size_t i) {
+        const FaceVertexCandidate& c = candidates.face_vertex[i];
+        require(c.face >= 0 && c.face < nf && c.vertex >= 0 && c.vertex < nv,
+                "collision_free_step_size: face-vertex candidate out of range");
+        return detail::FaceVertexStencil { c.vertex, F(c.face, 0), F(c.face, 1), F(c.face, 2),
+                                           mesh.face_vertex_offset(c.face, c.vertex) + min_distance };
+    };
+    const auto edge_edge = [&](std::size_t i) {
+        const EdgeEdgeCandidate& c = candidates.edge_edge[i];
+        require(c.edge0 >= 0 && c.edge0 < ne && c.edge1 >= 0 && c.edge1 < ne,
+                "collision_free_step_size: edge-edge candidate out of range");
+        return detail::EdgeEdgeStencil { E(c.edge0, 0), E(c.edge0, 1), E(c.edge1, 0), E(c.edge1, 1),
+                                         mesh.edge_edge_offset(c.edge0, c.edge1) + min_distance };
+    };
+    const auto edge_vertex = [&](std::size_t i) {
+        const EdgeVertexCandidate& c = candidates.edge_vertex[i];
+        require(c.edge >= 0 && c.edge < ne && c.vertex >= 0 && c.vertex < nv,
+                "collision_free_step_size: edge-vertex candidate out of range");
+        return detail::EdgeVertexStencil { c.vertex, E(c.edge, 0), E(c.edge, 1),
+                                           mesh.edge_vertex_offset(c.edge, c.vertex) + min_distance };
+    };
+    const auto vertex_vertex = [&](std::size_t i) {
+        const VertexVertexCandidate& c = candidates.vertex_vertex[i];
+        require(c.v0 >= 0 && c.v0 < nv && c.v1 >= 0 && c.v1 < nv,
+                "collision_free_step_size: vertex-vertex candidate out of range");
+        return detail::VertexVertexStencil { c.v0, c.v1, mesh.vertex_vertex_offset(c.v0, c.v1) + min_distance };
     };
 
-    // One block = one running minimum.
-    struct Minimum {
-        double value = 1.0;
-    };
-    const auto reduce = [](const std::vector<Minimum>& blocks, double alpha) {
-        for (const Minimum& m : blocks) {
-            alpha = std::min(alpha, m.value);
-        }
-        return alpha;
-    };
+    // Phase 1: a fixed sample of the candidates with tmax = 1 gives an upper
+    // bound on the step early, so that phase 2 can pass it as tmax (most
+    // queries then stop after one step) and filter against it.
+    constexpr std::size_t sample_stride = 32;
     double alpha = 1.0;
+    alpha = detail::step_size_pass(candidates.face_vertex.size(), sample_stride, alpha, false, face_vertex, x, ccd, kept);
+    alpha = detail::step_size_pass(candidates.edge_edge.size(), sample_stride, alpha, false, edge_edge, x, ccd, kept);
+    alpha = detail::step_size_pass(candidates.edge_vertex.size(), sample_stride, alpha, false, edge_vertex, x, ccd, kept);
+    alpha = detail::step_size_pass(candidates.vertex_vertex.size(), sample_stride, alpha, false, vertex_vertex, x, ccd, kept);
 
-    alpha = reduce(detail::process_in_blocks<Minimum>(
-                       candidates.vertex_vertex.size(),
-                       [&](std::size_t i, Minimum& m) {
-                           const auto& c = candidates.vertex_vertex[i];
-                           require(c.v0 >= 0 && c.v0 < nv && c.v1 >= 0 && c.v1 < nv,
-                                   "collision_free_step_size: vertex-vertex candidate out of range");
-                           double toi = m.value;
-                           if (ccd.point_point_ccd(at(V0, c.v0), at(V0, c.v1), at(V1, c.v0), at(V1, c.v1), toi,
-                                                   mesh.vertex_vertex_offset(c.v0, c.v1) + min_distance,
-                                                   m.value)) {
-                               m.value = std::min(m.value, toi);
-                           }
-                       }),
-                   alpha);
-
-    alpha = reduce(detail::process_in_blocks<Minimum>(
-                       candidates.edge_vertex.size(),
-                       [&](std::size_t i, Minimum& m) {
-                           const auto& c = candidates.edge_vertex[i];
-                           require(c.edge >= 0 && c.edge < ne && c.vertex >= 0 && c.vertex < nv,
-                                   "collision_free_step_size: edge-vertex candidate out of range");
-                           const Index p = c.vertex, e0 = E(c.edge, 0), e1 = E(c.edge, 1);
-                           double toi = m.value;
-                           if (ccd.point_edge_ccd(at(V0, p), at(V0, e0), at(V0, e1), at(V1, p), at(V1, e0),
-                                                  at(V1, e1), toi,
-                                                  mesh.edge_vertex_offset(c.edge, p) + min_distance, m.value)) {
-                               m.value = std::min(m.value, toi);
-                           }
-                       }),
-                   alpha);
-
-    alpha = reduce(detail::process_in_blocks<Minimum>(
-                       candidates.edge_edge.size(),
-                       [&](std::size_t i, Minimum& m) {
-                           const auto& c = candidates.edge_edge[i];
-                           require(c.edge0 >= 0 && c.edge0 < ne && c.edge1 >= 0 && c.edge1 < ne,
-                                   "collision_free_step_size: edge-edge candidate out of range");
-                           const Index a0 = E(c.edge0, 0), a1 = E(c.edge0, 1), b0 = E(c.edge1, 0),
-                                       b1 = E(c.edge1, 1);
-                           double toi = m.value;
-                           if (ccd.edge_edge_ccd(at(V0, a0), at(V0, a1), at(V0, b0), at(V0, b1), at(V1, a0),
-                                                 at(V1, a1), at(V1, b0), at(V1, b1), toi,
-                                                 mesh.edge_edge_offset(c.edge0, c.edge1) + min_distance,
-                                                 m.value)) {
-                               m.value = std::min(m.value, toi);
-                           }
-                       }),
-                   alpha);
-
-    alpha = reduce(detail::process_in_blocks<Minimum>(
-                       candidates.face_vertex.size(),
-                       [&](std::size_t i, Minimum& m) {
-                           const auto& c = candidates.face_vertex[i];
-                           require(c.face >= 0 && c.face < nf && c.vertex >= 0 && c.vertex < nv,
-                                   "collision_free_step_size: face-vertex candidate out of range");
-                           const Index p = c.vertex, t0 = F(c.face, 0), t1 = F(c.face, 1), t2 = F(c.face, 2);
-                           double toi = m.value;
-                           if (ccd.point_triangle_ccd(at(V0, p), at(V0, t0), at(V0, t1), at(V0, t2), at(V1, p),
-                                                      at(V1, t0), at(V1, t1), at(V1, t2), toi,
-                                                      mesh.face_vertex_offset(c.face, p) + min_distance,
-                                                      m.value)) {
-                               m.value = std::min(m.value, toi);
-                           }
-                       }),
-                   alpha);
-
+    // Phase 2: every candidate, with positions at t = alpha for the filter.
+    x.prepare_bound(alpha);
+    alpha = detail::step_size_pass(candidates.face_vertex.size(), 1, alpha, true, face_vertex, x, ccd, kept);
+    alpha = detail::step_size_pass(candidates.edge_edge.size(), 1, alpha, true, edge_edge, x, ccd, kept);
+    alpha = detail::step_size_pass(candidates.edge_vertex.size(), 1, alpha, true, edge_vertex, x, ccd, kept);
+    alpha = detail::step_size_pass(candidates.vertex_vertex.size(), 1, alpha, true, vertex_vertex, x, ccd, kept);
     return std::clamp(alpha, 0.0, 1.0);
 }
 
