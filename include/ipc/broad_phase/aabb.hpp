@@ -78,41 +78,23 @@ namespace detail {
     /// Next float above x (std::nextafter(x, +inf)).
     inline float next_up(float x) { return next_toward_infinity<float, std::uint32_t>(x, true); }
 
-    /// Largest float <= x (x finite or infinite; the float range saturates
-    /// to -inf below -FLT_MAX; NaN gives -inf).
+    /// A float f <= x, within about two float ulps of x (conservative lower
+    /// bound for single-precision boxes; branch-free). Values below -FLT_MAX
+    /// give -inf, above FLT_MAX give FLT_MAX; NaN gives NaN.
     inline float round_down_to_float(double x)
     {
         constexpr double largest = double(std::numeric_limits<float>::max());
-        if (x > largest) {
-            return std::numeric_limits<float>::max();
-        }
-        if (!(x >= -largest)) {
-            return -std::numeric_limits<float>::infinity();
-        }
-        float y = static_cast<float>(x);
-        if (double(y) > x) {
-            y = next_down(y);
-        }
-        return y;
+        // Moving down by 2^-23 |x| (at least one float ulp at x) plus a tiny
+        // absolute step, then rounding to nearest (at most half an ulp up),
+        // stays below x.
+        const double lowered = std::min(x - std::abs(x) * 0x1p-23 - 0x1p-140, largest);
+        return lowered < -largest ? -std::numeric_limits<float>::infinity() : static_cast<float>(lowered);
     }
 
-    /// Smallest float >= x (x finite or infinite; saturates to +inf above
-    /// FLT_MAX; NaN gives +inf).
-    inline float round_up_to_float(double x)
-    {
-        constexpr double largest = double(std::numeric_limits<float>::max());
-        if (x < -largest) {
-            return -std::numeric_limits<float>::max();
-        }
-        if (!(x <= largest)) {
-            return std::numeric_limits<float>::infinity();
-        }
-        float y = static_cast<float>(x);
-        if (double(y) < x) {
-            y = next_up(y);
-        }
-        return y;
-    }
+    /// A float f >= x, within about two float ulps of x (see
+    /// round_down_to_float). Values above FLT_MAX give +inf, below -FLT_MAX
+    /// give -FLT_MAX; NaN gives NaN.
+    inline float round_up_to_float(double x) { return -round_down_to_float(-x); }
 
     /// Moves the bounds of box outward by inflation (>= 0) and one ulp.
     inline void inflate_outward(AABB& box, double inflation)

@@ -242,7 +242,7 @@ namespace detail {
     }
 
     /// Sorts keys whose values lie below 2^bits, ascending, by a parallel
-    /// least-significant-digit radix sort (at most 12 bits per pass). The
+    /// least-significant-digit radix sort (at most 10 bits per pass). The
     /// result is the unique sorted order, whatever the thread count.
     inline void radix_sort_keys(std::vector<std::uint64_t>& keys, int bits)
     {
@@ -254,7 +254,7 @@ namespace detail {
             std::sort(keys.begin(), keys.end());
             return;
         }
-        const int passes = (bits + 11) / 12;
+        const int passes = (bits + 9) / 10;
         const int digit_bits = (bits + passes - 1) / passes;
         const std::size_t radix = std::size_t(1) << digit_bits;
         const std::uint64_t mask = radix - 1;
@@ -378,9 +378,11 @@ namespace detail {
     /// (first << shift) | second, with first < second for a self join. A pair
     /// is admissible when the primitives share no vertex (the id sets already
     /// carry the other pair rules). Leaf pairs are tested without branches.
+    /// With sorted = false the keys come in no particular order (each pair
+    /// still once).
     template <int CountA, int CountB>
     std::vector<std::uint64_t> tree_pair_keys(const PrimitiveTree<CountA>& first,
-                                              const PrimitiveTree<CountB>* second, int shift)
+                                              const PrimitiveTree<CountB>* second, int shift, bool sorted = true)
     {
         const bool self = second == nullptr;
         const BVH& tree_b = self ? first.tree : second->tree;
@@ -448,8 +450,10 @@ namespace detail {
                       keys.begin() + std::ptrdiff_t(offsets[std::size_t(t)]));
         });
         std::vector<KeyBuffer>().swap(buffers);
-        radix_sort_keys(keys, shift + bits_for(first.ids.empty() ? 0 : std::size_t(*std::max_element(first.ids.begin(), first.ids.end())) + 1));
-        keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+        if (sorted) {
+            radix_sort_keys(keys, shift + bits_for(first.ids.empty() ? 0 : std::size_t(*std::max_element(first.ids.begin(), first.ids.end())) + 1));
+            keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+        }
         return keys;
     }
 
@@ -470,9 +474,24 @@ namespace detail {
         });
     }
 
-    /// All candidates by BVH: one tree per primitive set, built in parallel
-    /// and shared between the pair kinds that use it.
-    inline void bvh_candidates(const CollisionMesh& mesh, const PrimitiveBoxes& boxes, Candidates& candidates)
+    /// Candidate pairs as 64-bit keys, one list per pair kind: face-vertex
+    /// (face << vertex_shift | vertex), edge-edge (edge0 << edge_shift |
+    /// edge1), edge-vertex (edge << vertex_shift | vertex), vertex-vertex
+    /// (v0 << vertex_shift | v1); sorted or in no particular order.
+    struct CandidateKeys {
+        std::vector<std::uint64_t> face_vertex, edge_edge, edge_vertex, vertex_vertex;
+        int vertex_shift = 1, edge_shift = 1;
+
+        /// (first, second) of a key with the given shift.
+        static std::pair<Index, Index> split(std::uint64_t key, int shift)
+        {
+            return { Index(key >> shift), Index(key & ((std::uint64_t(1) << shift) - 1)) };
+        }
+    };
+
+    /// All candidate keys by BVH: one tree per primitive set, built in
+    /// parallel and shared between the pair kinds that use it.
+    inline CandidateKeys bvh_candidate_keys(const CollisionMesh& mesh, const PrimitiveBoxes& boxes, bool sorted)
     {
         const Eigen::MatrixXi& E = mesh.edges();
         const Eigen::MatrixXi& F = mesh.faces();
@@ -516,33 +535,40 @@ namespace detail {
         }
         parallel_for(0, std::ptrdiff_t(builds.size()), [&](std::ptrdiff_t b) { builds[std::size_t(b)](); });
 
-        const int vertex_shift = std::max(1, bits_for(std::size_t(mesh.num_vertices())));
-        const int edge_shift = std::max(1, bits_for(std::size_t(mesh.num_edges())));
+        CandidateKeys keys;
+        keys.vertex_shift = std::max(1, bits_for(std::size_t(mesh.num_vertices())));
+        keys.edge_shift = std::max(1, bits_for(std::size_t(mesh.num_edges())));
         if (face_vertex_pairs) {
-            candidates_from_keys(tree_pair_keys(face_tree, &colliding_tree, vertex_shift), vertex_shift,
-                                 [](Index f, Index v) { return FaceVertexCandidate { f, v }; },
-                                 candidates.face_vertex);
+            keys.face_vertex = tree_pair_keys(face_tree, &colliding_tree, keys.vertex_shift, sorted);
         }
         if (edge_edge_pairs) {
-            candidates_from_keys(tree_pair_keys<2, 2>(edge_tree, nullptr, edge_shift), edge_shift,
-                                 [](Index a, Index b) { return EdgeEdgeCandidate { a, b }; },
-                                 candidates.edge_edge);
+            keys.edge_edge = tree_pair_keys<2, 2>(edge_tree, nullptr, keys.edge_shift, sorted);
         }
         if (rod_pairs) {
-            candidates_from_keys(tree_pair_keys(rod_tree, &codim_tree, vertex_shift), vertex_shift,
-                                 [](Index e, Index v) { return EdgeVertexCandidate { e, v }; },
-                                 candidates.edge_vertex);
+            keys.edge_vertex = tree_pair_keys(rod_tree, &codim_tree, keys.vertex_shift, sorted);
         }
         if (planar_pairs) {
-            candidates_from_keys(tree_pair_keys(edge_tree, &colliding_tree, vertex_shift), vertex_shift,
-                                 [](Index e, Index v) { return EdgeVertexCandidate { e, v }; },
-                                 candidates.edge_vertex);
+            keys.edge_vertex = tree_pair_keys(edge_tree, &colliding_tree, keys.vertex_shift, sorted);
         }
         if (particle_pairs) {
-            candidates_from_keys(tree_pair_keys<1, 1>(particle_tree, nullptr, vertex_shift), vertex_shift,
-                                 [](Index a, Index b) { return VertexVertexCandidate { a, b }; },
-                                 candidates.vertex_vertex);
+            keys.vertex_vertex = tree_pair_keys<1, 1>(particle_tree, nullptr, keys.vertex_shift, sorted);
         }
+        return keys;
+    }
+
+    /// All candidates by BVH (sorted keys turned into candidate lists).
+    inline void bvh_candidates(const CollisionMesh& mesh, const PrimitiveBoxes& boxes, Candidates& candidates)
+    {
+        const CandidateKeys keys = bvh_candidate_keys(mesh, boxes, true);
+        candidates_from_keys(keys.face_vertex, keys.vertex_shift,
+                             [](Index f, Index v) { return FaceVertexCandidate { f, v }; }, candidates.face_vertex);
+        candidates_from_keys(keys.edge_edge, keys.edge_shift,
+                             [](Index a, Index b) { return EdgeEdgeCandidate { a, b }; }, candidates.edge_edge);
+        candidates_from_keys(keys.edge_vertex, keys.vertex_shift,
+                             [](Index e, Index v) { return EdgeVertexCandidate { e, v }; }, candidates.edge_vertex);
+        candidates_from_keys(keys.vertex_vertex, keys.vertex_shift,
+                             [](Index a, Index b) { return VertexVertexCandidate { a, b }; },
+                             candidates.vertex_vertex);
     }
 
     template <typename Candidate, typename Admissible, typename Make>

@@ -25,6 +25,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <limits>
 #include <type_traits>
 #include <utility>
@@ -240,41 +241,123 @@ namespace detail {
         }
     };
 
-    /// One pass of the step size over one pair kind: candidates i = 0,
-    /// stride, 2 stride, ... of count, stencil_of(i) building (and checking)
-    /// each. Fixed blocks run in parallel, each keeping a running minimum
-    /// (started at bound) that it passes to the next query as tmax; with
-    /// filter, pairs that provably stay apart over [0, x's bound] skip the
-    /// query. Returns min(bound, every block's minimum): the same for any
-    /// thread count.
+    /// True for the pairs in the fixed sample of phase 1 (about one in
+    /// 32), chosen from the pair's indices so that the sample does not
+    /// depend on the order of the candidates.
+    inline bool in_sample(Index a, Index b)
+    {
+        const std::uint64_t h = (std::uint64_t(a) * 0x9e3779b97f4a7c15ull) ^ (std::uint64_t(b) * 0xc2b2ae3d27d4eb4full);
+        return ((h >> 40) & 31u) == 0;
+    }
+
+    /// One pass of the step size over one pair kind: stencil_of(i) builds
+    /// (and checks) the stencil of pair i < count and tells whether the pair
+    /// is in the sample; with sample_only the other pairs are skipped. Every
+    /// query gets tmax = bound; with filter, pairs that provably stay apart
+    /// over [0, x's bound] skip the query. Returns the minimum of bound and
+    /// every reported toi: a function of the set of pairs only, so the same
+    /// for any order of the pairs and any thread count.
     template <typename StencilOf, typename CCD>
-    double step_size_pass(std::size_t count, std::size_t stride, double bound, bool filter, const StencilOf& stencil_of,
-                          const StepPositions& x, const CCD& ccd, double kept)
+    double step_size_pass(std::size_t count, bool sample_only, double bound, bool filter,
+                          const StencilOf& stencil_of, const StepPositions& x, const CCD& ccd, double kept)
     {
         struct Minimum {
-            double value = -1.0; // not started
+            double value = 1.0;
         };
-        const std::size_t n = (count + stride - 1) / stride;
-        const std::vector<Minimum> blocks = process_in_blocks<Minimum>(n, [&](std::size_t k, Minimum& m) {
-            if (m.value < 0) {
-                m.value = bound;
-            }
-            const auto stencil = stencil_of(k * stride);
-            if (filter && stencil.stays_apart(x, kept)) {
+        const std::vector<Minimum> blocks = process_in_blocks<Minimum>(count, [&](std::size_t i, Minimum& m) {
+            bool sampled = false;
+            const auto stencil = stencil_of(i, sampled);
+            if ((sample_only && !sampled) || (filter && stencil.stays_apart(x, kept))) {
                 return;
             }
-            double toi = m.value;
-            if (stencil.query(x, ccd, toi, m.value)) {
+            double toi = bound;
+            if (stencil.query(x, ccd, toi, bound)) {
                 m.value = std::min(m.value, toi);
             }
         });
         for (const Minimum& m : blocks) {
-            if (m.value >= 0) {
-                bound = std::min(bound, m.value);
-            }
+            bound = std::min(bound, m.value);
         }
         return bound;
     }
+
+    /// The two-phase step size over any source of pairs: source.face_vertex
+    /// etc. are (count, stencil_of) for each kind (see step_size_pass).
+    template <typename Sources, typename CCD>
+    double step_size_from(const Sources& sources, StepPositions& x, const CCD& ccd)
+    {
+        const double kept = kept_gap_fraction(ccd);
+        // Phase 1: the sample with tmax = 1 gives an upper bound on the step
+        // early; phase 2 passes it to every query as tmax (most queries then
+        // stop after one step) and filters against it.
+        double alpha = 1.0;
+        for (const bool sample_only : { true, false }) {
+            if (!sample_only) {
+                x.prepare_bound(alpha);
+            }
+            const bool filter = !sample_only;
+            alpha = step_size_pass(sources.face_vertex_count, sample_only, alpha, filter, sources.face_vertex, x, ccd, kept);
+            alpha = step_size_pass(sources.edge_edge_count, sample_only, alpha, filter, sources.edge_edge, x, ccd, kept);
+            alpha = step_size_pass(sources.edge_vertex_count, sample_only, alpha, filter, sources.edge_vertex, x, ccd, kept);
+            alpha = step_size_pass(sources.vertex_vertex_count, sample_only, alpha, filter, sources.vertex_vertex, x, ccd, kept);
+        }
+        return std::clamp(alpha, 0.0, 1.0);
+    }
+
+    /// Packs V0 and V1 (n x 3) per vertex.
+    inline StepPositions pack_positions(const Eigen::Ref<const Eigen::MatrixXd>& V0,
+                                        const Eigen::Ref<const Eigen::MatrixXd>& V1)
+    {
+        StepPositions x;
+        x.start.resize(static_cast<std::size_t>(V0.rows()));
+        x.end.resize(static_cast<std::size_t>(V0.rows()));
+        parallel_for(0, V0.rows(), [&](std::ptrdiff_t v) {
+            x.start[std::size_t(v)] = Eigen::Vector3d(V0(v, 0), V0(v, 1), V0(v, 2));
+            x.end[std::size_t(v)] = Eigen::Vector3d(V1(v, 0), V1(v, 1), V1(v, 2));
+        });
+        return x;
+    }
+
+    /// Pair sources over candidate key lists (indices known to be valid).
+    template <typename FV, typename EE, typename EV, typename VV> struct StepSources {
+        std::size_t face_vertex_count, edge_edge_count, edge_vertex_count, vertex_vertex_count;
+        FV face_vertex;
+        EE edge_edge;
+        EV edge_vertex;
+        VV vertex_vertex;
+    };
+    template <typename FV, typename EE, typename EV, typename VV>
+    StepSources<FV, EE, EV, VV> step_sources(std::size_t nfv, FV fv, std::size_t nee, EE ee, std::size_t nev, EV ev,
+                                             std::size_t nvv, VV vv)
+    {
+        return { nfv, nee, nev, nvv, fv, ee, ev, vv };
+    }
+
+    /// Stencil builders shared by the candidate-list and key-list sources.
+    struct StencilMaker {
+        const CollisionMesh& mesh;
+        double min_distance;
+
+        FaceVertexStencil face_vertex(Index f, Index v) const
+        {
+            const Eigen::MatrixXi& F = mesh.faces();
+            return { v, F(f, 0), F(f, 1), F(f, 2), mesh.face_vertex_offset(f, v) + min_distance };
+        }
+        EdgeEdgeStencil edge_edge(Index a, Index b) const
+        {
+            const Eigen::MatrixXi& E = mesh.edges();
+            return { E(a, 0), E(a, 1), E(b, 0), E(b, 1), mesh.edge_edge_offset(a, b) + min_distance };
+        }
+        EdgeVertexStencil edge_vertex(Index e, Index v) const
+        {
+            const Eigen::MatrixXi& E = mesh.edges();
+            return { v, E(e, 0), E(e, 1), mesh.edge_vertex_offset(e, v) + min_distance };
+        }
+        VertexVertexStencil vertex_vertex(Index a, Index b) const
+        {
+            return { a, b, mesh.vertex_vertex_offset(a, b) + min_distance };
+        }
+    };
 
 } // namespace detail
 
@@ -305,65 +388,42 @@ double collision_free_step_size(const Candidates& candidates, const CollisionMes
     require(std::isfinite(min_distance) && min_distance >= 0,
             "collision_free_step_size: min_distance must be finite and non-negative, got ", min_distance);
     const Index nv = mesh.num_vertices(), ne = mesh.num_edges(), nf = mesh.num_faces();
-    const Eigen::MatrixXi& E = mesh.edges();
-    const Eigen::MatrixXi& F = mesh.faces();
-    using Vec3 = Eigen::Vector3d;
-
-    const double kept = detail::kept_gap_fraction(ccd);
-    detail::StepPositions x;
-    x.start.resize(static_cast<std::size_t>(nv));
-    x.end.resize(static_cast<std::size_t>(nv));
-    parallel_for(0, nv, [&](std::ptrdiff_t v) {
-        x.start[std::size_t(v)] = Vec3(V0(v, 0), V0(v, 1), V0(v, 2));
-        x.end[std::size_t(v)] = Vec3(V1(v, 0), V1(v, 1), V1(v, 2));
-    });
-
-    // Stencils with their indices checked and their offsets.
-    const auto face_vertex = [&](std::size_t i) {
-        const FaceVertexCandidate& c = candidates.face_vertex[i];
-        require(c.face >= 0 && c.face < nf && c.vertex >= 0 && c.vertex < nv,
-                "collision_free_step_size: face-vertex candidate out of range");
-        return detail::FaceVertexStencil { c.vertex, F(c.face, 0), F(c.face, 1), F(c.face, 2),
-                                           mesh.face_vertex_offset(c.face, c.vertex) + min_distance };
-    };
-    const auto edge_edge = [&](std::size_t i) {
-        const EdgeEdgeCandidate& c = candidates.edge_edge[i];
-        require(c.edge0 >= 0 && c.edge0 < ne && c.edge1 >= 0 && c.edge1 < ne,
-                "collision_free_step_size: edge-edge candidate out of range");
-        return detail::EdgeEdgeStencil { E(c.edge0, 0), E(c.edge0, 1), E(c.edge1, 0), E(c.edge1, 1),
-                                         mesh.edge_edge_offset(c.edge0, c.edge1) + min_distance };
-    };
-    const auto edge_vertex = [&](std::size_t i) {
-        const EdgeVertexCandidate& c = candidates.edge_vertex[i];
-        require(c.edge >= 0 && c.edge < ne && c.vertex >= 0 && c.vertex < nv,
-                "collision_free_step_size: edge-vertex candidate out of range");
-        return detail::EdgeVertexStencil { c.vertex, E(c.edge, 0), E(c.edge, 1),
-                                           mesh.edge_vertex_offset(c.edge, c.vertex) + min_distance };
-    };
-    const auto vertex_vertex = [&](std::size_t i) {
-        const VertexVertexCandidate& c = candidates.vertex_vertex[i];
-        require(c.v0 >= 0 && c.v0 < nv && c.v1 >= 0 && c.v1 < nv,
-                "collision_free_step_size: vertex-vertex candidate out of range");
-        return detail::VertexVertexStencil { c.v0, c.v1, mesh.vertex_vertex_offset(c.v0, c.v1) + min_distance };
-    };
-
-    // Phase 1: a fixed sample of the candidates with tmax = 1 gives an upper
-    // bound on the step early, so that phase 2 can pass it as tmax (most
-    // queries then stop after one step) and filter against it.
-    constexpr std::size_t sample_stride = 32;
-    double alpha = 1.0;
-    alpha = detail::step_size_pass(candidates.face_vertex.size(), sample_stride, alpha, false, face_vertex, x, ccd, kept);
-    alpha = detail::step_size_pass(candidates.edge_edge.size(), sample_stride, alpha, false, edge_edge, x, ccd, kept);
-    alpha = detail::step_size_pass(candidates.edge_vertex.size(), sample_stride, alpha, false, edge_vertex, x, ccd, kept);
-    alpha = detail::step_size_pass(candidates.vertex_vertex.size(), sample_stride, alpha, false, vertex_vertex, x, ccd, kept);
-
-    // Phase 2: every candidate, with positions at t = alpha for the filter.
-    x.prepare_bound(alpha);
-    alpha = detail::step_size_pass(candidates.face_vertex.size(), 1, alpha, true, face_vertex, x, ccd, kept);
-    alpha = detail::step_size_pass(candidates.edge_edge.size(), 1, alpha, true, edge_edge, x, ccd, kept);
-    alpha = detail::step_size_pass(candidates.edge_vertex.size(), 1, alpha, true, edge_vertex, x, ccd, kept);
-    alpha = detail::step_size_pass(candidates.vertex_vertex.size(), 1, alpha, true, vertex_vertex, x, ccd, kept);
-    return std::clamp(alpha, 0.0, 1.0);
+    const detail::StencilMaker make { mesh, min_distance };
+    const auto sources = detail::step_sources(
+        candidates.face_vertex.size(),
+        [&](std::size_t i, bool& sampled) {
+            const FaceVertexCandidate& c = candidates.face_vertex[i];
+            require(c.face >= 0 && c.face < nf && c.vertex >= 0 && c.vertex < nv,
+                    "collision_free_step_size: face-vertex candidate out of range");
+            sampled = detail::in_sample(c.face, c.vertex);
+            return make.face_vertex(c.face, c.vertex);
+        },
+        candidates.edge_edge.size(),
+        [&](std::size_t i, bool& sampled) {
+            const EdgeEdgeCandidate& c = candidates.edge_edge[i];
+            require(c.edge0 >= 0 && c.edge0 < ne && c.edge1 >= 0 && c.edge1 < ne,
+                    "collision_free_step_size: edge-edge candidate out of range");
+            sampled = detail::in_sample(c.edge0, c.edge1);
+            return make.edge_edge(c.edge0, c.edge1);
+        },
+        candidates.edge_vertex.size(),
+        [&](std::size_t i, bool& sampled) {
+            const EdgeVertexCandidate& c = candidates.edge_vertex[i];
+            require(c.edge >= 0 && c.edge < ne && c.vertex >= 0 && c.vertex < nv,
+                    "collision_free_step_size: edge-vertex candidate out of range");
+            sampled = detail::in_sample(c.edge, c.vertex);
+            return make.edge_vertex(c.edge, c.vertex);
+        },
+        candidates.vertex_vertex.size(),
+        [&](std::size_t i, bool& sampled) {
+            const VertexVertexCandidate& c = candidates.vertex_vertex[i];
+            require(c.v0 >= 0 && c.v0 < nv && c.v1 >= 0 && c.v1 < nv,
+                    "collision_free_step_size: vertex-vertex candidate out of range");
+            sampled = detail::in_sample(c.v0, c.v1);
+            return make.vertex_vertex(c.v0, c.v1);
+        });
+    detail::StepPositions x = detail::pack_positions(V0, V1);
+    return detail::step_size_from(sources, x, ccd);
 }
 
 /// Collision-free step size from V0 to V1 over the whole mesh: swept broad
@@ -380,8 +440,42 @@ double collision_free_step_size(const CollisionMesh& mesh, const Eigen::Ref<cons
     mesh.check_positions(V1, "collision_free_step_size: V1");
     require(std::isfinite(min_distance) && min_distance >= 0,
             "collision_free_step_size: min_distance must be finite and non-negative, got ", min_distance);
-    return collision_free_step_size(swept_candidates(mesh, V0, V1, min_distance, method), mesh, V0, V1,
-                                    min_distance, ccd);
+    if (method != BroadPhaseMethod::bvh) {
+        return collision_free_step_size(swept_candidates(mesh, V0, V1, min_distance, method), mesh, V0, V1,
+                                        min_distance, ccd);
+    }
+    // BVH: the candidate keys straight from the traversal, unsorted (the
+    // result depends only on the set of pairs, not on their order).
+    const detail::CandidateKeys keys = detail::bvh_candidate_keys(mesh, swept_boxes(mesh, V0, V1, min_distance), false);
+    const detail::StencilMaker make { mesh, min_distance };
+    const auto split = [](const std::vector<std::uint64_t>& list, std::size_t i, int shift, bool& sampled) {
+        const std::pair<Index, Index> pair = detail::CandidateKeys::split(list[i], shift);
+        sampled = detail::in_sample(pair.first, pair.second);
+        return pair;
+    };
+    const auto sources = detail::step_sources(
+        keys.face_vertex.size(),
+        [&](std::size_t i, bool& sampled) {
+            const auto pair = split(keys.face_vertex, i, keys.vertex_shift, sampled);
+            return make.face_vertex(pair.first, pair.second);
+        },
+        keys.edge_edge.size(),
+        [&](std::size_t i, bool& sampled) {
+            const auto pair = split(keys.edge_edge, i, keys.edge_shift, sampled);
+            return make.edge_edge(pair.first, pair.second);
+        },
+        keys.edge_vertex.size(),
+        [&](std::size_t i, bool& sampled) {
+            const auto pair = split(keys.edge_vertex, i, keys.vertex_shift, sampled);
+            return make.edge_vertex(pair.first, pair.second);
+        },
+        keys.vertex_vertex.size(),
+        [&](std::size_t i, bool& sampled) {
+            const auto pair = split(keys.vertex_vertex, i, keys.vertex_shift, sampled);
+            return make.vertex_vertex(pair.first, pair.second);
+        });
+    detail::StepPositions x = detail::pack_positions(V0, V1);
+    return detail::step_size_from(sources, x, ccd);
 }
 
 } // namespace ipc
