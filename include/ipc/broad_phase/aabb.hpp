@@ -87,7 +87,11 @@ namespace detail {
         // Moving down by 2^-23 |x| (at least one float ulp at x) plus a tiny
         // absolute step, then rounding to nearest (at most half an ulp up),
         // stays below x.
-        const double lowered = std::min(x - std::abs(x) * 0x1p-23 - 0x1p-140, largest);
+        if (!(std::abs(x) <= largest)) { // out of the float range, infinite or NaN
+            return x > 0 ? std::numeric_limits<float>::max()
+                         : (x < 0 ? -std::numeric_limits<float>::infinity() : static_cast<float>(x));
+        }
+        const double lowered = x - (std::abs(x) * 0x1p-23 + 0x1p-140);
         return lowered < -largest ? -std::numeric_limits<float>::infinity() : static_cast<float>(lowered);
     }
 

@@ -1,0 +1,245 @@
+// Internals of the fast broad phase and step size: single-precision outward
+// rounding, the radix sort of pair keys, boxes that only just touch, the
+// separation filter of the step size, and order/thread independence of the
+// step size.
+
+#include <ipc/broad_phase/broad_phase.hpp>
+#include <ipc/collisions/collision_free_step_size.hpp>
+#include <ipc/distance/edge_edge.hpp>
+#include <ipc/distance/point_triangle.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <vector>
+
+#if IPC_HAS_OPENMP
+#include <omp.h>
+#endif
+
+using namespace ipc;
+
+namespace {
+
+void use_threads(int threads)
+{
+#if IPC_HAS_OPENMP
+    omp_set_num_threads(threads);
+#else
+    (void)threads;
+#endif
+}
+
+/// A regular n x n grid of triangles in the plane z = height, spacing h.
+void add_grid(Eigen::MatrixXd& V, Eigen::MatrixXi& F, int n, double h, double height)
+{
+    const Index base = V.rows();
+    V.conservativeResize(base + n * n, 3);
+    for (int i = 0; i < n; ++i) {
+        for (int j = 0; j < n; ++j) {
+            V.row(base + i * n + j) << 0.3 + h * i, -0.2 + h * j, height;
+        }
+    }
+    const Index faces = F.rows();
+    F.conservativeResize(faces + 2 * (n - 1) * (n - 1), 3);
+    Index f = faces;
+    for (int i = 0; i + 1 < n; ++i) {
+        for (int j = 0; j + 1 < n; ++j) {
+            const int a = int(base) + i * n + j, b = a + n, c = a + 1, d = a + n + 1;
+            F.row(f++) << a, b, c;
+            F.row(f++) << c, b, d;
+        }
+    }
+}
+
+} // namespace
+
+TEST_CASE("Single-precision outward rounding brackets the double", "[broad_phase][aabb]")
+{
+    constexpr double largest = double(std::numeric_limits<float>::max());
+    std::vector<double> values = { 0.0, -0.0, 1e-320, -1e-320, 1e-40, -1e-40, 1.0, -1.0, 0.1, -0.1, largest,
+                                   -largest, std::nextafter(largest, 1e300), -std::nextafter(largest, 1e300),
+                                   1e300, -1e300, std::numeric_limits<double>::infinity(),
+                                   -std::numeric_limits<double>::infinity() };
+    std::mt19937 generator(3);
+    std::uniform_real_distribution<double> mantissa(-1.0, 1.0);
+    std::uniform_int_distribution<int> exponent(-130, 130);
+    for (int k = 0; k < 20000; ++k) {
+        values.push_back(std::ldexp(mantissa(generator), exponent(generator)));
+    }
+    for (const double x : values) {
+        CAPTURE(x);
+        const float low = detail::round_down_to_float(x), high = detail::round_up_to_float(x);
+        CHECK(double(low) <= x);
+        CHECK(double(high) >= x);
+        if (std::abs(x) <= 0.5 * largest && std::abs(x) >= double(std::numeric_limits<float>::min())) {
+            // Tight: within a few float ulps.
+            const double ulp = std::abs(x) * 0x1p-23;
+            CHECK(x - double(low) <= 4 * ulp + 0x1p-139);
+            CHECK(double(high) - x <= 4 * ulp + 0x1p-139);
+        }
+    }
+    CHECK(detail::round_down_to_float(-1e300) == -std::numeric_limits<float>::infinity());
+    CHECK(detail::round_up_to_float(1e300) == std::numeric_limits<float>::infinity());
+    CHECK(detail::round_down_to_float(1e300) == std::numeric_limits<float>::max());
+}
+
+TEST_CASE("Radix sort of pair keys equals std::sort for any size, width and thread count", "[broad_phase]")
+{
+    std::mt19937_64 generator(5);
+    for (const std::size_t size : { 0, 1, 2, 100, 511, 512, 5000, 70001 }) {
+        for (const int bits : { 1, 10, 23, 38, 52 }) {
+            std::vector<std::uint64_t> keys(size);
+            for (std::uint64_t& key : keys) {
+                key = generator() & ((std::uint64_t(1) << bits) - 1);
+            }
+            std::vector<std::uint64_t> expected = keys;
+            std::sort(expected.begin(), expected.end());
+            for (const int threads : { 1, 3 }) {
+                CAPTURE(size, bits, threads);
+                use_threads(threads);
+                std::vector<std::uint64_t> sorted = keys;
+                detail::radix_sort_keys(sorted, bits);
+                CHECK(sorted == expected);
+            }
+        }
+    }
+    use_threads(4);
+}
+
+TEST_CASE("BVH keeps pairs whose inflated boxes only just touch", "[broad_phase][bvh]")
+{
+    // Two parallel grids exactly dhat apart: the inflated boxes of a vertex
+    // and the face right below it meet in a plane (up to the one-ulp outward
+    // rounding), at heights that single precision cannot represent.
+    const double dhat = 1e-3;
+    for (const double height : { 0.1, 1000.3, -77.7 }) {
+        CAPTURE(height);
+        Eigen::MatrixXd V(0, 3);
+        Eigen::MatrixXi F(0, 3);
+        add_grid(V, F, 12, 0.01, height);
+        const Index top = V.rows();
+        add_grid(V, F, 12, 0.01, height + dhat);
+        const CollisionMesh mesh(V, Eigen::MatrixXi(0, 2), F);
+        const Candidates reference = static_candidates(mesh, V, dhat, BroadPhaseMethod::brute_force);
+        for (const int threads : { 1, 4 }) {
+            use_threads(threads);
+            CHECK(static_candidates(mesh, V, dhat, BroadPhaseMethod::bvh) == reference);
+        }
+        // Every top vertex has faces of the bottom grid at distance dhat up
+        // to the rounding of the heights (checked: the scene sits on the
+        // boundary); those at or below dhat must be candidates.
+        int checked = 0;
+        for (Index v = top; v < V.rows(); ++v) {
+            for (Index f = 0; f < F.rows() / 2; ++f) {
+                const double d = std::sqrt(point_triangle_distance_squared(
+                    Eigen::Vector3d(V.row(v)), Eigen::Vector3d(V.row(F(f, 0))), Eigen::Vector3d(V.row(F(f, 1))),
+                    Eigen::Vector3d(V.row(F(f, 2)))));
+                if (d <= dhat) {
+                    CHECK(std::binary_search(reference.face_vertex.begin(), reference.face_vertex.end(),
+                                             FaceVertexCandidate { f, v }));
+                }
+                checked += std::abs(d - dhat) <= 1e-9 * dhat;
+            }
+        }
+        CHECK(checked > 100);
+    }
+    use_threads(4);
+}
+
+TEST_CASE("Step-size separation filter is conservative", "[step_size][filter]")
+{
+    // Random moving pairs: whenever the filter says a pair stays apart over
+    // [0, T], the sampled distance stays above xi + kept (d(0) - xi).
+    std::mt19937 generator(11);
+    std::uniform_real_distribution<double> coordinate(-1.0, 1.0), unit(0.0, 1.0);
+    const auto random_point = [&] { return Eigen::Vector3d(coordinate(generator), coordinate(generator), coordinate(generator)); };
+    int passed = 0, close = 0;
+    for (int trial = 0; trial < 4000; ++trial) {
+        const bool triangle = trial % 2 == 0;
+        const double T = unit(generator), xi = 0.05 * unit(generator), kept = trial % 3 == 0 ? 0.0 : 0.1;
+        const double motion = 0.6 * unit(generator);
+        Eigen::Vector3d a0[3], aT[3], a1[3], b0[2], bT[2], b1[2];
+        const Eigen::Vector3d shift = 0.7 * random_point();
+        for (int i = 0; i < 3; ++i) {
+            a0[i] = 0.5 * random_point();
+            a1[i] = a0[i] + motion * random_point();
+            aT[i] = a0[i] + T * (a1[i] - a0[i]);
+        }
+        for (int j = 0; j < 2; ++j) {
+            b0[j] = shift + 0.5 * random_point();
+            b1[j] = b0[j] + motion * random_point();
+            bT[j] = b0[j] + T * (b1[j] - b0[j]);
+        }
+        const auto distance = [&](double t) {
+            const auto at = [t](const Eigen::Vector3d& x0, const Eigen::Vector3d& x1) { return Eigen::Vector3d(x0 + t * (x1 - x0)); };
+            if (triangle) {
+                return std::sqrt(point_triangle_distance_squared(at(b0[0], b1[0]), at(a0[0], a1[0]), at(a0[1], a1[1]), at(a0[2], a1[2])));
+            }
+            return std::sqrt(edge_edge_distance_squared(at(a0[0], a1[0]), at(a0[1], a1[1]), at(b0[0], b1[0]), at(b0[1], b1[1])));
+        };
+        bool apart;
+        if (triangle) {
+            const Eigen::Vector3d face0[3] = { a0[0], a0[1], a0[2] }, faceT[3] = { aT[0], aT[1], aT[2] };
+            const Eigen::Vector3d point0[1] = { b0[0] }, pointT[1] = { bT[0] };
+            apart = detail::stays_apart(face0, faceT, point0, pointT, (a0[1] - a0[0]).cross(a0[2] - a0[0]), xi, kept, 1e-14);
+        } else {
+            const Eigen::Vector3d first0[2] = { a0[0], a0[1] }, firstT[2] = { aT[0], aT[1] };
+            const Eigen::Vector3d second0[2] = { b0[0], b0[1] }, secondT[2] = { bT[0], bT[1] };
+            apart = detail::stays_apart(first0, firstT, second0, secondT, (a0[1] - a0[0]).cross(b0[1] - b0[0]), xi, kept, 1e-14);
+        }
+        const double level = xi + kept * (distance(0) - xi);
+        double lowest = distance(0);
+        for (int k = 1; k <= 64; ++k) {
+            lowest = std::min(lowest, distance(T * k / 64));
+        }
+        close += lowest <= level;
+        if (apart) {
+            ++passed;
+            CAPTURE(trial, lowest, level);
+            CHECK(lowest > level);
+        }
+    }
+    INFO("passed " << passed << ", close " << close);
+    CHECK(passed > 500); // the filter does pass many pairs
+    CHECK(close > 50);   // and the close ones, which it must reject, occur
+}
+
+TEST_CASE("Step size is the same for every broad phase, candidate order and thread count", "[step_size][threads]")
+{
+    Eigen::MatrixXd V0(0, 3);
+    Eigen::MatrixXi F(0, 3);
+    add_grid(V0, F, 24, 0.02, 0.0);
+    add_grid(V0, F, 24, 0.02, 0.01);
+    const CollisionMesh mesh(V0, Eigen::MatrixXi(0, 2), F);
+    Eigen::MatrixXd V1 = V0;
+    std::mt19937 generator(2);
+    std::uniform_real_distribution<double> jitter(-0.004, 0.004);
+    for (Index v = 0; v < V1.rows(); ++v) {
+        V1(v, 2) += (v < V0.rows() / 2 ? 0.008 : -0.008) + jitter(generator); // the grids pass through
+        V1(v, 0) += jitter(generator);
+    }
+    use_threads(1);
+    const double reference = collision_free_step_size(mesh, V0, V1);
+    CHECK(reference > 0);
+    CHECK(reference < 1);
+    Candidates candidates = swept_candidates(mesh, V0, V1, 0.0, BroadPhaseMethod::brute_force);
+    for (const int threads : { 1, 4 }) {
+        use_threads(threads);
+        for (const BroadPhaseMethod method : { BroadPhaseMethod::brute_force, BroadPhaseMethod::sweep_and_prune,
+                                               BroadPhaseMethod::spatial_hash, BroadPhaseMethod::bvh }) {
+            CAPTURE(threads, to_string(method));
+            CHECK(collision_free_step_size(mesh, V0, V1, 0.0, method) == reference);
+        }
+        CHECK(collision_free_step_size(candidates, mesh, V0, V1) == reference);
+        // Any order of the candidates gives the same result.
+        std::reverse(candidates.edge_edge.begin(), candidates.edge_edge.end());
+        std::shuffle(candidates.face_vertex.begin(), candidates.face_vertex.end(), generator);
+        CHECK(collision_free_step_size(candidates, mesh, V0, V1) == reference);
+    }
+    use_threads(4);
+}
