@@ -4,6 +4,13 @@
 /// Morton (Z-order) curve of their centres, then grouped into a balanced
 /// binary tree with up to four primitives per leaf. Building is O(n) after a
 /// radix sort; a box query visits O(log n + k) nodes for k hits.
+///
+/// Nodes are 32 bytes with single-precision bounds rounded outward; each leaf
+/// also keeps its primitives' boxes packed in single precision (one array per
+/// bound and coordinate, four slots), so that a leaf pair is tested in a few
+/// vector instructions before the exact double-precision test of the
+/// survivors. Pair descents (tree against tree, or a tree against itself)
+/// run in parallel over dynamically scheduled subtree pairs.
 
 #include <ipc/broad_phase/aabb.hpp>
 #include <ipc/core/error.hpp>

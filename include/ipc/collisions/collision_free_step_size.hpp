@@ -6,11 +6,21 @@
 /// apart than its offset xi (r_a + r_b from the mesh's radii, plus an optional
 /// uniform min_distance), up to the CCD method's conservative margin.
 ///
-/// Swept broad phase, then one narrow-phase CCD query per candidate pair with
-/// the pair's offset as its minimum distance. Queries run in parallel over
-/// fixed blocks of candidates; each block passes its running minimum as the
-/// query's tmax (so far pairs stop early) and the block minima are reduced at
-/// the end. The result is identical for any thread count.
+/// Swept broad phase, then the narrow phase in two passes over the candidate
+/// pairs, each pair's offset as its CCD minimum distance:
+///  1. a fixed sample (about 1 pair in 32, chosen from the pair's indices)
+///     queried with tmax = 1 gives an upper bound T on the step;
+///  2. every pair is queried with tmax = T (most queries stop after one
+///     step), except pairs that a cheap conservative test proves apart: a
+///     separating direction (face normal or edge cross product, then the
+///     centroid direction) along which the pair stays farther apart than
+///     xi + (1 - s)(D0 - xi) at t = 0 and t = T (D0 >= the initial distance,
+///     s the method's conservative rescaling when it has one, else 0); the
+///     projected gap is concave in t, so it holds on all of [0, T], and such
+///     a pair needs no query.
+/// The result is the minimum over pairs of a function of the pair alone, so
+/// it is identical for any candidate order and thread count (and between the
+/// overloads below for the same pairs).
 
 #include <ipc/broad_phase/broad_phase.hpp>
 #include <ipc/broad_phase/candidates.hpp>
@@ -250,9 +260,9 @@ namespace detail {
         return ((h >> 40) & 31u) == 0;
     }
 
-    /// One pass of the step size over one pair kind: stencil_of(i) builds
-    /// (and checks) the stencil of pair i < count and tells whether the pair
-    /// is in the sample; with sample_only the other pairs are skipped. Every
+    /// One pass of the step size over one pair kind: stencil_of(i,
+    /// sample_only, skip) checks pair i < count and builds its stencil, or,
+    /// with sample_only and a pair outside the sample, sets skip instead. Every
     /// query gets tmax = bound; with filter, pairs that provably stay apart
     /// over [0, x's bound] skip the query. Returns the minimum of bound and
     /// every reported toi: a function of the set of pairs only, so the same
@@ -265,9 +275,9 @@ namespace detail {
             double value = 1.0;
         };
         const std::vector<Minimum> blocks = process_in_blocks<Minimum>(count, [&](std::size_t i, Minimum& m) {
-            bool sampled = false;
-            const auto stencil = stencil_of(i, sampled);
-            if ((sample_only && !sampled) || (filter && stencil.stays_apart(x, kept))) {
+            bool skip = false;
+            const auto stencil = stencil_of(i, sample_only, skip);
+            if (skip || (filter && stencil.stays_apart(x, kept))) {
                 return;
             }
             double toi = bound;
@@ -391,36 +401,36 @@ double collision_free_step_size(const Candidates& candidates, const CollisionMes
     const detail::StencilMaker make { mesh, min_distance };
     const auto sources = detail::step_sources(
         candidates.face_vertex.size(),
-        [&](std::size_t i, bool& sampled) {
+        [&](std::size_t i, bool sample_only, bool& skip) {
             const FaceVertexCandidate& c = candidates.face_vertex[i];
             require(c.face >= 0 && c.face < nf && c.vertex >= 0 && c.vertex < nv,
                     "collision_free_step_size: face-vertex candidate out of range");
-            sampled = detail::in_sample(c.face, c.vertex);
-            return make.face_vertex(c.face, c.vertex);
+            skip = sample_only && !detail::in_sample(c.face, c.vertex);
+            return skip ? detail::FaceVertexStencil {} : make.face_vertex(c.face, c.vertex);
         },
         candidates.edge_edge.size(),
-        [&](std::size_t i, bool& sampled) {
+        [&](std::size_t i, bool sample_only, bool& skip) {
             const EdgeEdgeCandidate& c = candidates.edge_edge[i];
             require(c.edge0 >= 0 && c.edge0 < ne && c.edge1 >= 0 && c.edge1 < ne,
                     "collision_free_step_size: edge-edge candidate out of range");
-            sampled = detail::in_sample(c.edge0, c.edge1);
-            return make.edge_edge(c.edge0, c.edge1);
+            skip = sample_only && !detail::in_sample(c.edge0, c.edge1);
+            return skip ? detail::EdgeEdgeStencil {} : make.edge_edge(c.edge0, c.edge1);
         },
         candidates.edge_vertex.size(),
-        [&](std::size_t i, bool& sampled) {
+        [&](std::size_t i, bool sample_only, bool& skip) {
             const EdgeVertexCandidate& c = candidates.edge_vertex[i];
             require(c.edge >= 0 && c.edge < ne && c.vertex >= 0 && c.vertex < nv,
                     "collision_free_step_size: edge-vertex candidate out of range");
-            sampled = detail::in_sample(c.edge, c.vertex);
-            return make.edge_vertex(c.edge, c.vertex);
+            skip = sample_only && !detail::in_sample(c.edge, c.vertex);
+            return skip ? detail::EdgeVertexStencil {} : make.edge_vertex(c.edge, c.vertex);
         },
         candidates.vertex_vertex.size(),
-        [&](std::size_t i, bool& sampled) {
+        [&](std::size_t i, bool sample_only, bool& skip) {
             const VertexVertexCandidate& c = candidates.vertex_vertex[i];
             require(c.v0 >= 0 && c.v0 < nv && c.v1 >= 0 && c.v1 < nv,
                     "collision_free_step_size: vertex-vertex candidate out of range");
-            sampled = detail::in_sample(c.v0, c.v1);
-            return make.vertex_vertex(c.v0, c.v1);
+            skip = sample_only && !detail::in_sample(c.v0, c.v1);
+            return skip ? detail::VertexVertexStencil {} : make.vertex_vertex(c.v0, c.v1);
         });
     detail::StepPositions x = detail::pack_positions(V0, V1);
     return detail::step_size_from(sources, x, ccd);
@@ -448,31 +458,30 @@ double collision_free_step_size(const CollisionMesh& mesh, const Eigen::Ref<cons
     // result depends only on the set of pairs, not on their order).
     const detail::CandidateKeys keys = detail::bvh_candidate_keys(mesh, swept_boxes(mesh, V0, V1, min_distance), false);
     const detail::StencilMaker make { mesh, min_distance };
-    const auto split = [](const std::vector<std::uint64_t>& list, std::size_t i, int shift, bool& sampled) {
-        const std::pair<Index, Index> pair = detail::CandidateKeys::split(list[i], shift);
-        sampled = detail::in_sample(pair.first, pair.second);
-        return pair;
-    };
     const auto sources = detail::step_sources(
         keys.face_vertex.size(),
-        [&](std::size_t i, bool& sampled) {
-            const auto pair = split(keys.face_vertex, i, keys.vertex_shift, sampled);
-            return make.face_vertex(pair.first, pair.second);
+        [&](std::size_t i, bool sample_only, bool& skip) {
+            const auto pair = detail::CandidateKeys::split(keys.face_vertex[i], keys.vertex_shift);
+            skip = sample_only && !detail::in_sample(pair.first, pair.second);
+            return skip ? detail::FaceVertexStencil {} : make.face_vertex(pair.first, pair.second);
         },
         keys.edge_edge.size(),
-        [&](std::size_t i, bool& sampled) {
-            const auto pair = split(keys.edge_edge, i, keys.edge_shift, sampled);
-            return make.edge_edge(pair.first, pair.second);
+        [&](std::size_t i, bool sample_only, bool& skip) {
+            const auto pair = detail::CandidateKeys::split(keys.edge_edge[i], keys.edge_shift);
+            skip = sample_only && !detail::in_sample(pair.first, pair.second);
+            return skip ? detail::EdgeEdgeStencil {} : make.edge_edge(pair.first, pair.second);
         },
         keys.edge_vertex.size(),
-        [&](std::size_t i, bool& sampled) {
-            const auto pair = split(keys.edge_vertex, i, keys.vertex_shift, sampled);
-            return make.edge_vertex(pair.first, pair.second);
+        [&](std::size_t i, bool sample_only, bool& skip) {
+            const auto pair = detail::CandidateKeys::split(keys.edge_vertex[i], keys.vertex_shift);
+            skip = sample_only && !detail::in_sample(pair.first, pair.second);
+            return skip ? detail::EdgeVertexStencil {} : make.edge_vertex(pair.first, pair.second);
         },
         keys.vertex_vertex.size(),
-        [&](std::size_t i, bool& sampled) {
-            const auto pair = split(keys.vertex_vertex, i, keys.vertex_shift, sampled);
-            return make.vertex_vertex(pair.first, pair.second);
+        [&](std::size_t i, bool sample_only, bool& skip) {
+            const auto pair = detail::CandidateKeys::split(keys.vertex_vertex[i], keys.vertex_shift);
+            skip = sample_only && !detail::in_sample(pair.first, pair.second);
+            return skip ? detail::VertexVertexStencil {} : make.vertex_vertex(pair.first, pair.second);
         });
     detail::StepPositions x = detail::pack_positions(V0, V1);
     return detail::step_size_from(sources, x, ccd);
