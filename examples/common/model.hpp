@@ -20,14 +20,18 @@
 #include <ipc/core/error.hpp>
 #include <ipc/core/math.hpp>
 #include <ipc/core/psd_projection.hpp>
+#include <ipc/potentials/stencil_assembly.hpp>
 
 #include <Eigen/Core>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <functional>
 #include <map>
 #include <string>
+#include <tuple>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -265,77 +269,127 @@ public:
         return h;
     }
 
+    /// Calls visit(element) on element k (see num_elements for the order).
+    template <typename Visit> decltype(auto) visit_element(Index k, const Visit& visit) const
+    {
+        require(k >= 0 && k < num_elements(), "element ", k, " out of range");
+        std::size_t i = std::size_t(k);
+        if (i < tets.size()) {
+            return visit(tets[i]);
+        }
+        i -= tets.size();
+        if (i < membranes.size()) {
+            return visit(membranes[i]);
+        }
+        i -= membranes.size();
+        if (i < hinges.size()) {
+            return visit(hinges[i]);
+        }
+        i -= hinges.size();
+        if (i < rod_segments.size()) {
+            return visit(rod_segments[i]);
+        }
+        return visit(rod_joints[i - rod_segments.size()]);
+    }
+
+    // Elastic elements, numbered tets, membranes, hinges, rod segments, rod
+    // joints in that order; each has at most four vertices, so the solver can
+    // assemble them with ipc::StencilAssembly.
+
+    /// Number of elastic elements.
+    Index num_elements() const
+    {
+        return Index(tets.size() + membranes.size() + hinges.size() + rod_segments.size() + rod_joints.size());
+    }
+
+    /// Vertices of element k.
+    StencilVertices element_vertices(Index k) const
+    {
+        return visit_element(k, [](const auto& element) {
+            StencilVertices s;
+            s.size = int(element.vertices.size());
+            std::copy(element.vertices.begin(), element.vertices.end(), s.vertices.begin());
+            return s;
+        });
+    }
+
+    /// Elastic energy (J) of element k at positions x (n x 3, m).
+    double element_energy(Index k, const Eigen::MatrixXd& x) const
+    {
+        return visit_element(k, [&](const auto& e) -> double {
+            const auto local = gather(x, e.vertices);
+            using E = std::decay_t<decltype(e)>;
+            if constexpr (std::is_same_v<E, Tet>) {
+                return tet_energy<double>(local, e.rest, e.material);
+            } else if constexpr (std::is_same_v<E, Membrane>) {
+                return membrane_energy<double>(local, e.rest, e.material);
+            } else if constexpr (std::is_same_v<E, Hinge>) {
+                return hinge_energy<double>(local, e.rest);
+            } else if constexpr (std::is_same_v<E, RodSegment>) {
+                return rod_stretch_energy<double>(local, e.rest);
+            } else {
+                return rod_bending_energy<double>(local, e.rest);
+            }
+        });
+    }
+
+    /// Writes the gradient of element k's energy (3 entries per element
+    /// vertex, in its vertex order) at the head of out.
+    void element_gradient(Index k, const Eigen::MatrixXd& x, Vector<double, 12>& out) const
+    {
+        visit_element(k, [&](const auto& e) {
+            const auto local = gather(x, e.vertices);
+            constexpr int n = 3 * int(std::tuple_size_v<std::decay_t<decltype(e.vertices)>>);
+            using E = std::decay_t<decltype(e)>;
+            if constexpr (std::is_same_v<E, Tet>) {
+                out.head<n>() = tet_energy_gradient<double>(local, e.rest, e.material);
+            } else if constexpr (std::is_same_v<E, Membrane>) {
+                out.head<n>() = membrane_energy_gradient<double>(local, e.rest, e.material);
+            } else if constexpr (std::is_same_v<E, Hinge>) {
+                out.head<n>() = hinge_energy_gradient<double>(local, e.rest);
+            } else if constexpr (std::is_same_v<E, RodSegment>) {
+                out.head<n>() = rod_stretch_gradient<double>(local, e.rest);
+            } else {
+                out.head<n>() = rod_bending_gradient<double>(local, e.rest);
+            }
+        });
+    }
+
+    /// Writes the (projected) Hessian of element k's energy in the top-left
+    /// corner of out.
+    void element_hessian(Index k, const Eigen::MatrixXd& x, PSDProjection projection, Matrix<double, 12, 12>& out) const
+    {
+        visit_element(k, [&](const auto& e) {
+            const auto local = gather(x, e.vertices);
+            constexpr int n = 3 * int(std::tuple_size_v<std::decay_t<decltype(e.vertices)>>);
+            using E = std::decay_t<decltype(e)>;
+            if constexpr (std::is_same_v<E, Tet>) {
+                out.topLeftCorner<n, n>() = tet_energy_hessian<double>(local, e.rest, e.material, projection);
+            } else if constexpr (std::is_same_v<E, Membrane>) {
+                out.topLeftCorner<n, n>() = membrane_energy_hessian<double>(local, e.rest, e.material, projection);
+            } else if constexpr (std::is_same_v<E, Hinge>) {
+                out.topLeftCorner<n, n>() = hinge_energy_hessian<double>(local, e.rest, projection);
+            } else if constexpr (std::is_same_v<E, RodSegment>) {
+                out.topLeftCorner<n, n>() = rod_stretch_hessian<double>(local, e.rest, projection);
+            } else {
+                out.topLeftCorner<n, n>() = rod_bending_hessian<double>(local, e.rest, projection);
+            }
+        });
+    }
+
     /// Total elastic energy Psi(x) (J) at positions x (n x 3).
     double elastic_energy(const Eigen::MatrixXd& x) const
     {
         double e = 0;
-        for (const auto& t : tets) {
-            e += tet_energy<double>(gather(x, t.vertices), t.rest, t.material);
-        }
-        for (const auto& m : membranes) {
-            e += membrane_energy<double>(gather(x, m.vertices), m.rest, m.material);
-        }
-        for (const auto& h : hinges) {
-            e += hinge_energy<double>(gather(x, h.vertices), h.rest);
-        }
-        for (const auto& s : rod_segments) {
-            e += rod_stretch_energy<double>(gather(x, s.vertices), s.rest);
-        }
-        for (const auto& j : rod_joints) {
-            e += rod_bending_energy<double>(gather(x, j.vertices), j.rest);
+        for (Index k = 0; k < num_elements(); ++k) {
+            e += element_energy(k, x);
         }
         return e;
     }
 
-    /// Adds scale * grad Psi(x) to g (3n entries, x y z per vertex).
-    void add_elastic_gradient(const Eigen::MatrixXd& x, double scale, Eigen::VectorXd& g) const
-    {
-        for (const auto& t : tets) {
-            add_local_gradient(g, t.vertices, scale * tet_energy_gradient<double>(gather(x, t.vertices), t.rest, t.material));
-        }
-        for (const auto& m : membranes) {
-            add_local_gradient(g, m.vertices,
-                scale * membrane_energy_gradient<double>(gather(x, m.vertices), m.rest, m.material));
-        }
-        for (const auto& h : hinges) {
-            add_local_gradient(g, h.vertices, scale * hinge_energy_gradient<double>(gather(x, h.vertices), h.rest));
-        }
-        for (const auto& s : rod_segments) {
-            add_local_gradient(g, s.vertices, scale * rod_stretch_gradient<double>(gather(x, s.vertices), s.rest));
-        }
-        for (const auto& j : rod_joints) {
-            add_local_gradient(g, j.vertices, scale * rod_bending_gradient<double>(gather(x, j.vertices), j.rest));
-        }
-    }
-
-    /// Appends scale * (per-element projected) Hessian of Psi as triplets.
-    void add_elastic_hessian(const Eigen::MatrixXd& x, double scale, Triplets& triplets,
-        PSDProjection projection = PSDProjection::clamp) const
-    {
-        for (const auto& t : tets) {
-            add_local_hessian(triplets, t.vertices,
-                scale * tet_energy_hessian<double>(gather(x, t.vertices), t.rest, t.material, projection));
-        }
-        for (const auto& m : membranes) {
-            add_local_hessian(triplets, m.vertices,
-                scale * membrane_energy_hessian<double>(gather(x, m.vertices), m.rest, m.material, projection));
-        }
-        for (const auto& h : hinges) {
-            add_local_hessian(triplets, h.vertices,
-                scale * hinge_energy_hessian<double>(gather(x, h.vertices), h.rest, projection));
-        }
-        for (const auto& s : rod_segments) {
-            add_local_hessian(triplets, s.vertices,
-                scale * rod_stretch_hessian<double>(gather(x, s.vertices), s.rest, projection));
-        }
-        for (const auto& j : rod_joints) {
-            add_local_hessian(triplets, j.vertices,
-                scale * rod_bending_hessian<double>(gather(x, j.vertices), j.rest, projection));
-        }
-    }
-
 private:
     Eigen::Vector3d row(Index v) const { return positions.row(v).transpose(); }
+
 
     Index append_vertices(const Eigen::MatrixXd& V, VertexKind k, double radius)
     {

@@ -23,12 +23,12 @@
 #include <ipc/collisions/collisions.hpp>
 #include <ipc/collisions/intersection.hpp>
 #include <ipc/core/error.hpp>
-#include <ipc/friction/friction_contact.hpp>
-#include <ipc/friction/friction_energy.hpp>
-#include <ipc/friction/normal_force.hpp>
+#include <ipc/collisions/friction_collisions.hpp>
 #include <ipc/mesh/collision_mesh.hpp>
 #include <ipc/potentials/barrier_potential.hpp>
-#include <ipc/strain_limit/isotropic_strain_limit.hpp>
+#include <ipc/potentials/friction_potential.hpp>
+#include <ipc/potentials/stencil_assembly.hpp>
+#include <ipc/potentials/strain_limit_potential.hpp>
 #include <ipc/strain_limit/strain_limit_feasibility.hpp>
 #include <ipc/strain_limit/strain_limit_stiffness.hpp>
 #include <ipc/strain_limit/triangle_rest_shape.hpp>
@@ -132,8 +132,18 @@ public:
         mesh_ = CollisionMesh::Builder(x_).tetrahedra(T).faces(F).edges(E).vertex_radii(model_.contact_radius).build();
 
         held_ = model_.held();
-        dofs_ = DofMap(held_);
         num_free_vertices_ = Index(std::count(held_.begin(), held_.end(), false));
+
+        // The elastic elements never change: colour them for parallel
+        // assembly and build their Hessian's sparsity pattern once.
+        elastic_ = StencilAssembly(n, model_.num_elements(), [&](Index k) { return model_.element_vertices(k); });
+        elastic_.build_sparsity_pattern();
+        mass_matrix_.resize(3 * n, 3 * n);
+        mass_matrix_.reserve(Eigen::VectorXi::Constant(3 * n, 1));
+        for (Index i = 0; i < 3 * n; ++i) {
+            mass_matrix_.insert(i, i) = model_.mass[i / 3]; // stored even when zero (hold_dofs needs it)
+        }
+        mass_matrix_.makeCompressed();
 
         // Scene scale and barrier stiffness bounds (IPC reference rule).
         const Eigen::RowVector3d lo = x_.colwise().minCoeff(), hi = x_.colwise().maxCoeff();
@@ -149,23 +159,29 @@ public:
             2 * model_.contact_radius.maxCoeff());
         kappa_ = kappa_bounds_.min;
 
-        if (p_.strain_limit) {
-            strain_.limit = *p_.strain_limit;
-            strain_.threshold = p_.strain_threshold;
-            strain_.stiffness = p_.strain_stiffness;
-            strain_faces_.resize(Index(model_.membranes.size()), 3);
+        if (p_.strain_limit && !model_.membranes.empty()) {
+            // One isotropic strain-limit barrier per shell triangle, integrated
+            // over the triangle's rest area times its material thickness.
+            StrainLimitParameters<double> strain;
+            strain.limit = *p_.strain_limit;
+            strain.threshold = p_.strain_threshold;
+            strain.stiffness = p_.strain_stiffness;
+            Eigen::MatrixXi faces(Index(model_.membranes.size()), 3);
+            std::vector<TriangleRestShape<double>> rest;
+            std::vector<StrainLimitParameters<double>> parameters;
             for (std::size_t t = 0; t < model_.membranes.size(); ++t) {
                 const auto& m = model_.membranes[t];
-                strain_faces_.row(Index(t)) << int(m.vertices[0]), int(m.vertices[1]), int(m.vertices[2]);
+                faces.row(Index(t)) << int(m.vertices[0]), int(m.vertices[1]), int(m.vertices[2]);
                 const Eigen::Vector3d X0 = model_.positions.row(m.vertices[0]).transpose(),
                                       X1 = model_.positions.row(m.vertices[1]).transpose(),
                                       X2 = model_.positions.row(m.vertices[2]).transpose();
-                strain_rest_.push_back(triangle_rest_shape<double>(X0, X1, X2));
-                strain_thickness_.push_back(m.material.thickness);
+                rest.push_back(triangle_rest_shape<double>(X0, X1, X2));
+                strain.thickness = m.material.thickness;
+                parameters.push_back(strain);
             }
-            strain_.validate();
-            require(strain_faces_.rows() == 0 || is_strain_feasible(x_, strain_faces_, strain_rest_, strain_.limit),
-                "the initial state violates the strain limit ", strain_.limit);
+            strain_.emplace(n, faces, std::move(rest), std::move(parameters));
+            require(is_strain_feasible(x_, strain_->faces(), strain_->rest_shapes(), strain_limit()),
+                "the initial state violates the strain limit ", strain_limit());
         }
         // The initial state must be strictly separated.
         Collisions c;
@@ -242,10 +258,11 @@ public:
             Collisions c;
             c.build(mesh_, x, p_.dhat);
             const BarrierPotential<> unit(p_.dhat, 1.0);
-            Eigen::VectorXd gb = dofs_.extend_vector(dofs_.restrict_vector(unit.gradient(c, mesh_, x)));
+            Eigen::VectorXd gb = unit.gradient(c, mesh_, x);
             Eigen::VectorXd ge = Eigen::VectorXd::Zero(3 * x.rows());
             add_incremental_gradient(x, ge);
-            ge = dofs_.extend_vector(dofs_.restrict_vector(ge));
+            zero_held(gb, held_);
+            zero_held(ge, held_);
             kappa_ = initial_barrier_stiffness(kappa_bounds_, ge, gb);
         }
 
@@ -294,13 +311,7 @@ private:
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     }
 
-    StrainLimitParameters<double> strain_parameters(std::size_t t) const
-    {
-        StrainLimitParameters<double> s = strain_;
-        s.stiffness = sl_stiffness_.stiffness();
-        s.thickness = strain_thickness_[t];
-        return s;
-    }
+    double strain_limit() const { return *p_.strain_limit; }
 
     /// Inertia + h^2 (elasticity + strain limit); +inf past the strain limit.
     double incremental_energy(const Eigen::MatrixXd& x) const
@@ -312,16 +323,12 @@ private:
             }
         }
         const double h2 = p_.dt * p_.dt;
-        e += h2 * model_.elastic_energy(x);
-        if (p_.strain_limit) {
-            for (Index t = 0; t < strain_faces_.rows(); ++t) {
-                const Eigen::Vector3d a = x.row(strain_faces_(t, 0)).transpose(), b = x.row(strain_faces_(t, 1)).transpose(),
-                                      c = x.row(strain_faces_(t, 2)).transpose();
-                if (!is_strain_feasible(a, b, c, strain_rest_[std::size_t(t)].inverse_rest_matrix, strain_.limit)) {
-                    return std::numeric_limits<double>::infinity();
-                }
-                e += h2 * isotropic_strain_limit_energy(a, b, c, strain_rest_[std::size_t(t)], strain_parameters(std::size_t(t)));
+        e += h2 * elastic_.sum([&](Index k) { return model_.element_energy(k, x); });
+        if (strain_) {
+            if (!is_strain_feasible(x, strain_->faces(), strain_->rest_shapes(), strain_limit())) {
+                return std::numeric_limits<double>::infinity();
             }
+            e += h2 * (*strain_)(x);
         }
         return e;
     }
@@ -334,136 +341,42 @@ private:
             }
         }
         const double h2 = p_.dt * p_.dt;
-        model_.add_elastic_gradient(x, h2, g);
-        if (p_.strain_limit) {
-            for (Index t = 0; t < strain_faces_.rows(); ++t) {
-                const std::array<Index, 3> f { strain_faces_(t, 0), strain_faces_(t, 1), strain_faces_(t, 2) };
-                const Eigen::Vector3d a = x.row(f[0]).transpose(), b = x.row(f[1]).transpose(), c = x.row(f[2]).transpose();
-                add_local_gradient(g, f,
-                    h2 * isotropic_strain_limit_gradient<double>(a, b, c, strain_rest_[std::size_t(t)], strain_parameters(std::size_t(t))));
-            }
+        g += h2 * elastic_.gradient([&](Index k, Vector<double, 12>& out) { model_.element_gradient(k, x, out); });
+        if (strain_) {
+            g += h2 * strain_->gradient(x);
         }
     }
 
-    void add_incremental_hessian(const Eigen::MatrixXd& x, Triplets& triplets) const
+    /// Hessian of inertia + h^2 (elasticity + strain limit), per-element
+    /// projected, over all 3n coordinates.
+    Eigen::SparseMatrix<double> incremental_hessian(const Eigen::MatrixXd& x) const
     {
-        for (Index v = 0; v < x.rows(); ++v) {
-            for (int c = 0; c < 3; ++c) {
-                triplets.emplace_back(3 * v + c, 3 * v + c, model_.mass[v]);
-            }
-        }
         const double h2 = p_.dt * p_.dt;
-        model_.add_elastic_hessian(x, h2, triplets, p_.projection);
-        if (p_.strain_limit) {
-            for (Index t = 0; t < strain_faces_.rows(); ++t) {
-                const std::array<Index, 3> f { strain_faces_(t, 0), strain_faces_(t, 1), strain_faces_(t, 2) };
-                const Eigen::Vector3d a = x.row(f[0]).transpose(), b = x.row(f[1]).transpose(), c = x.row(f[2]).transpose();
-                add_local_hessian(triplets, f,
-                    h2 * isotropic_strain_limit_hessian<double>(a, b, c, strain_rest_[std::size_t(t)], strain_parameters(std::size_t(t)),
-                             p_.projection));
-            }
+        Eigen::SparseMatrix<double> H = mass_matrix_
+            + h2 * elastic_.hessian([&](Index k, Matrix<double, 12, 12>& out) {
+                  model_.element_hessian(k, x, p_.projection, out);
+              });
+        if (strain_) {
+            H += h2 * strain_->hessian(x, p_.projection);
         }
+        return H;
     }
 
     // ---------------------------------------------------------------- friction
 
-    template <int N> struct Lagged {
-        FrictionContact<double, N> contact;
-        std::array<Index, std::size_t(N)> vertices;
-    };
-
-    template <int N> Vector<double, 3 * N> displacement(const Eigen::MatrixXd& x, const std::array<Index, std::size_t(N)>& vs) const
-    {
-        Vector<double, 3 * N> d;
-        for (int i = 0; i < N; ++i) {
-            d.template segment<3>(3 * i) = (x.row(vs[std::size_t(i)]) - x_start_.row(vs[std::size_t(i)])).transpose();
-        }
-        return d;
-    }
-
-    /// Lagged friction data (normal forces, bases, weights) at x.
+    /// Lagged friction contacts (normal forces, bases, weights) at x.
     void update_friction(const Eigen::MatrixXd& x)
     {
-        friction2_.clear();
-        friction3_.clear();
-        friction4_.clear();
+        friction_.clear();
         if (p_.mu == 0) {
             return;
         }
         Collisions c;
         c.build(mesh_, x, p_.dhat);
-        auto row = [&](Index v) { return Eigen::Vector3d(x.row(v).transpose()); };
-        auto force = [&](const auto& collision) {
-            const double d2 = collision.distance_squared(gather(x, collision.vertices));
-            return collision.weight * normal_force_magnitude(d2, collision.offset, p_.dhat, kappa_);
-        };
-        for (const auto& k : c.vertex_vertex) {
-            const double lambda = force(k);
-            if (lambda > 0) {
-                friction2_.push_back({ point_point_friction_contact(row(k.vertices[0]), row(k.vertices[1]), lambda, p_.mu), k.vertices });
-            }
-        }
-        for (const auto& k : c.edge_vertex) {
-            const double lambda = force(k);
-            if (lambda > 0) {
-                friction3_.push_back({ point_edge_friction_contact(row(k.vertices[0]), row(k.vertices[1]), row(k.vertices[2]), lambda, p_.mu),
-                    k.vertices });
-            }
-        }
-        for (const auto& k : c.face_vertex) {
-            const double lambda = force(k);
-            if (lambda > 0) {
-                friction4_.push_back({ point_triangle_friction_contact(row(k.vertices[0]), row(k.vertices[1]), row(k.vertices[2]),
-                                           row(k.vertices[3]), lambda, p_.mu),
-                    k.vertices });
-            }
-        }
-        for (const auto& k : c.edge_edge) {
-            const double lambda = force(k);
-            if (lambda > 0) {
-                try {
-                    friction4_.push_back({ edge_edge_friction_contact(row(k.vertices[0]), row(k.vertices[1]), row(k.vertices[2]),
-                                               row(k.vertices[3]), lambda, p_.mu),
-                        k.vertices });
-                } catch (const degenerate_geometry&) {
-                    // Parallel edges: no well-defined tangent plane; the
-                    // neighbouring point-edge/point-triangle pairs carry friction.
-                }
-            }
-        }
+        friction_.build(c, mesh_, x, p_.dhat, kappa_, p_.mu);
     }
 
-    double friction_energy_total(const Eigen::MatrixXd& x) const
-    {
-        const double eps = p_.eps_v * p_.dt;
-        double e = 0;
-        for (const auto& f : friction2_) {
-            e += friction_energy(f.contact, displacement<2>(x, f.vertices), eps);
-        }
-        for (const auto& f : friction3_) {
-            e += friction_energy(f.contact, displacement<3>(x, f.vertices), eps);
-        }
-        for (const auto& f : friction4_) {
-            e += friction_energy(f.contact, displacement<4>(x, f.vertices), eps);
-        }
-        return e;
-    }
-
-    void add_friction_derivatives(const Eigen::MatrixXd& x, Eigen::VectorXd& g, Triplets& triplets) const
-    {
-        const double eps = p_.eps_v * p_.dt;
-        auto add = [&](const auto& list, auto tag) {
-            constexpr int N = decltype(tag)::value;
-            for (const auto& f : list) {
-                const auto d = displacement<N>(x, f.vertices);
-                add_local_gradient(g, f.vertices, friction_gradient(f.contact, d, eps));
-                add_local_hessian(triplets, f.vertices, friction_hessian(f.contact, d, eps));
-            }
-        };
-        add(friction2_, std::integral_constant<int, 2>());
-        add(friction3_, std::integral_constant<int, 3>());
-        add(friction4_, std::integral_constant<int, 4>());
-    }
+    FrictionPotential<> friction_potential() const { return FrictionPotential<>(p_.eps_v * p_.dt); }
 
     // ------------------------------------------------------------------ energy
 
@@ -479,7 +392,8 @@ private:
         } catch (const penetration&) {
             return std::numeric_limits<double>::infinity();
         }
-        return e + b + friction_energy_total(x);
+        const double d = friction_.empty() ? 0.0 : friction_potential()(friction_, mesh_, x - x_start_);
+        return e + b + d;
     }
 
     std::optional<double> min_gap(const Collisions& c, const Eigen::MatrixXd& x) const
@@ -511,7 +425,7 @@ private:
         double e_prev = energy(x, c);
         std::optional<double> gap_prev = min_gap(c, x);
         int below = 0;
-        if (dofs_.num_free() == 0) {
+        if (num_free_vertices_ == 0) {
             return true;
         }
         for (int it = 0; it < p_.max_newton_iterations; ++it) {
@@ -521,24 +435,25 @@ private:
             const BarrierPotential<> barrier(p_.dhat, kappa_);
             Eigen::VectorXd g = barrier.gradient(c, mesh_, x);
             add_incremental_gradient(x, g);
-            Triplets full;
-            add_incremental_hessian(x, full);
-            add_friction_derivatives(x, g, full);
-            Triplets reduced;
-            dofs_.restrict_triplets(full, reduced);
-            dofs_.restrict_matrix(barrier.hessian(c, mesh_, x, p_.projection), reduced);
-            Eigen::SparseMatrix<double> H(dofs_.num_free(), dofs_.num_free());
-            H.setFromTriplets(reduced.begin(), reduced.end());
-            const Eigen::VectorXd gr = dofs_.restrict_vector(g);
+            Eigen::SparseMatrix<double> H = incremental_hessian(x);
+            H += barrier.hessian(c, mesh_, x, p_.projection);
+            if (!friction_.empty()) {
+                const Eigen::MatrixXd U = x - x_start_;
+                g += friction_potential().gradient(friction_, mesh_, U);
+                H += friction_potential().hessian(friction_, mesh_, U);
+            }
+            // Held vertices: identity rows and columns, zero gradient, so
+            // their step is zero and the unknowns keep their numbering.
+            hold_dofs(H, held_);
+            zero_held(g, held_);
             stats.time_assembly += seconds_since(t0);
 
             t0 = clock::now();
-            Eigen::VectorXd pr = solve(H, gr);
+            const Eigen::VectorXd p = solve(H, g);
             stats.time_solve += seconds_since(t0);
 
-            const Eigen::VectorXd pf = dofs_.extend_vector(pr);
-            const Eigen::MatrixXd P = Eigen::Map<const Eigen::MatrixXd>(pf.data(), 3, x.rows()).transpose();
-            const double residual = std::sqrt(pr.squaredNorm() / double(std::max<Index>(num_free_vertices_, 1))) / h;
+            const Eigen::MatrixXd P = Eigen::Map<const Eigen::MatrixXd>(p.data(), 3, x.rows()).transpose();
+            const double residual = std::sqrt(p.squaredNorm() / double(std::max<Index>(num_free_vertices_, 1))) / h;
             below = residual < p_.newton_tolerance ? below + 1 : 0;
 
             // Line search: collision-free bound, strain feasibility, decrease.
@@ -546,8 +461,8 @@ private:
             double alpha = std::min(1.0, collision_free_step_size(mesh_, x, x + P));
             stats.time_ccd += seconds_since(t0);
             t0 = clock::now();
-            if (p_.strain_limit && strain_faces_.rows() > 0) {
-                while (alpha > 1e-12 && !is_step_strain_feasible(x, P, alpha, strain_faces_, strain_rest_, strain_.limit)) {
+            if (strain_) {
+                while (alpha > 1e-12 && !is_step_strain_feasible(x, P, alpha, strain_->faces(), strain_->rest_shapes(), strain_limit())) {
                     alpha /= 2;
                     ++stats.strain_halvings;
                 }
@@ -586,8 +501,9 @@ private:
                 kappa_ = k;
             }
             gap_prev = gap;
-            if (p_.strain_limit && strain_faces_.rows() > 0) {
-                changed = sl_stiffness_.update(largest_stretches(x), strain_.limit, strain_.threshold) || changed;
+            if (strain_) {
+                changed = sl_stiffness_.update(largest_stretches(x), strain_limit(), p_.strain_threshold) || changed;
+                strain_->set_stiffness(sl_stiffness_.stiffness());
             }
             if (changed) {
                 e_prev = energy(x, c);
@@ -600,19 +516,28 @@ private:
     }
 
     /// Solves H p = -g; regularises the diagonal if the factorisation fails
-    /// and falls back to a scaled gradient step as a last resort.
+    /// and falls back to a scaled gradient step as a last resort. The
+    /// symbolic analysis (fill-reducing ordering) is redone only when the
+    /// sparsity pattern of H changed since the last call.
     Eigen::VectorXd solve(Eigen::SparseMatrix<double>& H, const Eigen::VectorXd& g)
     {
-#if defined(IPC_EXAMPLES_HAS_CHOLMOD)
-        Eigen::CholmodSupernodalLLT<Eigen::SparseMatrix<double>> solver;
-#else
-        Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> solver;
-#endif
+        H.makeCompressed();
+        const bool same_pattern = H.rows() == analysed_rows_
+            && std::equal(H.outerIndexPtr(), H.outerIndexPtr() + H.outerSize() + 1, analysed_outer_.begin(),
+                analysed_outer_.end())
+            && std::equal(H.innerIndexPtr(), H.innerIndexPtr() + H.nonZeros(), analysed_inner_.begin(),
+                analysed_inner_.end());
+        if (!same_pattern) {
+            linear_solver_.analyzePattern(H);
+            analysed_rows_ = H.rows();
+            analysed_outer_.assign(H.outerIndexPtr(), H.outerIndexPtr() + H.outerSize() + 1);
+            analysed_inner_.assign(H.innerIndexPtr(), H.innerIndexPtr() + H.nonZeros());
+        }
         for (int attempt = 0; attempt < 4; ++attempt) {
-            solver.compute(H);
-            if (solver.info() == Eigen::Success) {
-                Eigen::VectorXd p = solver.solve(-g);
-                if (solver.info() == Eigen::Success && all_finite(p)) {
+            linear_solver_.factorize(H);
+            if (linear_solver_.info() == Eigen::Success) {
+                Eigen::VectorXd p = linear_solver_.solve(-g);
+                if (linear_solver_.info() == Eigen::Success && all_finite(p)) {
                     return p;
                 }
             }
@@ -629,21 +554,24 @@ private:
     SolverParameters p_;
     CollisionMesh mesh_;
     std::vector<bool> held_;
-    DofMap dofs_;
+    StencilAssembly elastic_;                 ///< the model's elastic elements
+    Eigen::SparseMatrix<double> mass_matrix_; ///< lumped masses on the diagonal (3n x 3n)
     Index num_free_vertices_ = 0;
     Eigen::MatrixXd x_, v_, x_hat_, x_start_;
     double time_ = 0;
     double bbox_diagonal_ = 1;
     BarrierStiffnessBounds<double> kappa_bounds_ {};
     double kappa_ = 1;
-    StrainLimitParameters<double> strain_;
-    Eigen::MatrixXi strain_faces_;
-    std::vector<TriangleRestShape<double>> strain_rest_;
-    std::vector<double> strain_thickness_;
+    std::optional<StrainLimitPotential> strain_; ///< shells' strain limit, when enabled
     StrainLimitStiffness<double> sl_stiffness_;
-    std::vector<Lagged<2>> friction2_;
-    std::vector<Lagged<3>> friction3_;
-    std::vector<Lagged<4>> friction4_;
+    FrictionCollisions friction_; ///< lagged friction contacts of the current pass
+#if defined(IPC_EXAMPLES_HAS_CHOLMOD)
+    Eigen::CholmodSupernodalLLT<Eigen::SparseMatrix<double>> linear_solver_;
+#else
+    Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> linear_solver_;
+#endif
+    Index analysed_rows_ = -1; ///< pattern of the last symbolic analysis
+    std::vector<int> analysed_outer_, analysed_inner_;
 };
 
 } // namespace ipc::examples

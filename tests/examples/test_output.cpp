@@ -145,21 +145,29 @@ TEST_CASE("scene builders make valid meshes", "[examples][scenes]")
     CHECK_THROWS_AS(grid_cloth({ 0, 0, 0 }, 1, 1, 0, 1), ipc::invalid_argument);
 }
 
-TEST_CASE("DofMap restricts and extends", "[examples][assembly]")
+TEST_CASE("held vertices become identity rows without changing the free system", "[examples][assembly]")
 {
-    const DofMap map({ false, true, false });
-    CHECK(map.num_free() == 6);
-    Eigen::VectorXd full(9);
-    full << 0, 1, 2, 3, 4, 5, 6, 7, 8;
-    const Eigen::VectorXd r = map.restrict_vector(full);
-    CHECK(r[3] == 6);
-    const Eigen::VectorXd e = map.extend_vector(r);
-    CHECK(e[4] == 0);
-    CHECK(e[8] == 8);
-    Triplets t { { 0, 0, 1.0 }, { 3, 0, 2.0 }, { 6, 7, 3.0 } }, out;
-    map.restrict_triplets(t, out);
-    REQUIRE(out.size() == 2);
-    CHECK(out[1].row() == 3);
-    CHECK(out[1].col() == 4);
-    CHECK_THROWS_AS(map.restrict_vector(Eigen::VectorXd(3)), ipc::invalid_argument);
+    // Three vertices, the middle one held: a dense SPD matrix keeps its
+    // free-free block and gets unit rows and columns for vertex 1.
+    Eigen::MatrixXd A = Eigen::MatrixXd::Random(9, 9);
+    A = A * A.transpose() + 9 * Eigen::MatrixXd::Identity(9, 9);
+    Eigen::SparseMatrix<double> H = A.sparseView();
+    const std::vector<bool> held { false, true, false };
+    hold_dofs(H, held);
+    const Eigen::MatrixXd D = Eigen::MatrixXd(H);
+    for (int i = 0; i < 9; ++i) {
+        for (int j = 0; j < 9; ++j) {
+            const bool touches_held = (i >= 3 && i < 6) || (j >= 3 && j < 6);
+            CHECK(D(i, j) == (touches_held ? (i == j ? 1.0 : 0.0) : A(i, j)));
+        }
+    }
+    Eigen::VectorXd g = Eigen::VectorXd::LinSpaced(9, 1, 9);
+    zero_held(g, held);
+    CHECK(g.segment<3>(3).isZero());
+    CHECK(g[0] == 1);
+    CHECK(g[8] == 9);
+    CHECK_THROWS_AS(zero_held(g, { false }), ipc::invalid_argument);
+    Eigen::SparseMatrix<double> no_diagonal(6, 6);
+    no_diagonal.insert(0, 1) = 1;
+    CHECK_THROWS_AS(hold_dofs(no_diagonal, { true, false }), ipc::invalid_argument);
 }

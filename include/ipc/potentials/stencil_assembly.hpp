@@ -13,6 +13,11 @@
 ///
 /// The degrees of freedom are ordered x, y, z per vertex, vertex after vertex
 /// (index 3 v + c).
+///
+/// The mesh-level potentials use it internally; a simulator can use it as
+/// well for its own per-element energies (elasticity, bending, ...): build
+/// one StencilAssembly per fixed element set and reuse it, since colouring
+/// and the sparsity pattern are computed once.
 
 #include <ipc/collisions/detail/parallel_blocks.hpp>
 #include <ipc/core/error.hpp>
@@ -30,7 +35,7 @@
 #include <numeric>
 #include <vector>
 
-namespace ipc::detail {
+namespace ipc {
 
 /// Vertex indices of one stencil: the first `size` entries of `vertices`.
 struct StencilVertices {
@@ -59,6 +64,14 @@ public:
         colour();
     }
 
+    /// An empty assembly (no vertices, no stencils).
+    StencilAssembly() = default;
+
+    /// Computes the sparsity pattern of hessian() now rather than on its
+    /// first call. hessian() builds it lazily, which is not safe when the
+    /// first calls come from several threads at once: call this first there.
+    void build_sparsity_pattern() const { build_pattern(); }
+
     /// Number of vertices of the mesh.
     Index num_vertices() const { return num_vertices_; }
     /// Number of stencils.
@@ -71,7 +84,7 @@ public:
     template <typename ValueFn> double sum(const ValueFn& value) const
     {
         std::vector<double> values(stencils_.size());
-        guarded_parallel_for(0, std::ptrdiff_t(values.size()), [&](std::ptrdiff_t k) {
+        detail::guarded_parallel_for(0, std::ptrdiff_t(values.size()), [&](std::ptrdiff_t k) {
             values[size_t(k)] = value(Index(k));
         }, min_parallel_stencils);
         double total = 0;
@@ -89,7 +102,7 @@ public:
         Eigen::VectorXd g = Eigen::VectorXd::Zero(3 * num_vertices_);
         for (size_t c = 0; c + 1 < colour_start_.size(); ++c) {
             const std::ptrdiff_t begin = colour_start_[c], end = colour_start_[c + 1];
-            guarded_parallel_for(begin, end, [&](std::ptrdiff_t i) {
+            detail::guarded_parallel_for(begin, end, [&](std::ptrdiff_t i) {
                 const Index k = by_colour_[size_t(i)];
                 const StencilVertices& s = stencils_[size_t(k)];
                 Vector<double, 12> local_gradient = Vector<double, 12>::Zero();
@@ -121,7 +134,7 @@ public:
 
         for (size_t c = 0; c + 1 < colour_start_.size(); ++c) {
             const std::ptrdiff_t begin = colour_start_[c], end = colour_start_[c + 1];
-            guarded_parallel_for(begin, end, [&](std::ptrdiff_t i) {
+            detail::guarded_parallel_for(begin, end, [&](std::ptrdiff_t i) {
                 const Index k = by_colour_[size_t(i)];
                 const StencilVertices& s = stencils_[size_t(k)];
                 Matrix<double, 12, 12> local_hessian;
@@ -239,7 +252,7 @@ private:
             scratch.erase(std::unique(scratch.begin(), scratch.end()), scratch.end());
         };
         std::vector<std::vector<Index>> scratch(size_t(std::max(1, max_threads())));
-        guarded_parallel_for(0, std::ptrdiff_t(n), [&](std::ptrdiff_t v) {
+        detail::guarded_parallel_for(0, std::ptrdiff_t(n), [&](std::ptrdiff_t v) {
             std::vector<Index>& buffer = scratch[size_t(thread_index())];
             gather(size_t(v), buffer);
             counts[size_t(v)] = Index(buffer.size());
@@ -249,7 +262,7 @@ private:
             neighbour_start_[v + 1] = neighbour_start_[v] + counts[v];
         }
         neighbours_.resize(size_t(neighbour_start_[n]));
-        guarded_parallel_for(0, std::ptrdiff_t(n), [&](std::ptrdiff_t v) {
+        detail::guarded_parallel_for(0, std::ptrdiff_t(n), [&](std::ptrdiff_t v) {
             std::vector<Index>& buffer = scratch[size_t(thread_index())];
             gather(size_t(v), buffer);
             std::copy(buffer.begin(), buffer.end(), neighbours_.begin() + neighbour_start_[size_t(v)]);
@@ -267,7 +280,7 @@ private:
         require(neighbours_.size() * 9 < size_t(std::numeric_limits<StorageIndex>::max()),
                 "Hessian has too many nonzeros for the sparse matrix index type");
         pattern_inner_.resize(size_t(pattern_outer_[3 * n]));
-        guarded_parallel_for(0, std::ptrdiff_t(n), [&](std::ptrdiff_t v) {
+        detail::guarded_parallel_for(0, std::ptrdiff_t(n), [&](std::ptrdiff_t v) {
             for (size_t c = 0; c < 3; ++c) {
                 StorageIndex* out = pattern_inner_.data() + pattern_outer_[3 * size_t(v) + c];
                 for (Index i = neighbour_start_[size_t(v)]; i < neighbour_start_[size_t(v) + 1]; ++i) {
@@ -290,4 +303,11 @@ private:
     mutable std::vector<Eigen::SparseMatrix<double>::StorageIndex> pattern_outer_, pattern_inner_;
 };
 
+} // namespace ipc
+
+namespace ipc::detail {
+// Names used by the potentials before StencilAssembly became public.
+using ipc::min_parallel_stencils;
+using ipc::StencilAssembly;
+using ipc::StencilVertices;
 } // namespace ipc::detail

@@ -71,6 +71,17 @@ public:
             }
             parameters_[std::size_t(f)].validate();
         }
+        // The triangles never change: colour them and build the Hessian's
+        // sparsity pattern once.
+        assembly_ = detail::StencilAssembly(num_vertices_, faces_.rows(), [&](Index t) {
+            detail::StencilVertices s;
+            s.size = 3;
+            for (int j = 0; j < 3; ++j) {
+                s.vertices[std::size_t(j)] = faces_(t, j);
+            }
+            return s;
+        });
+        assembly_.build_sparsity_pattern();
     }
 
     /// Number of triangles.
@@ -166,22 +177,13 @@ private:
         return x;
     }
 
-    detail::StencilAssembly assembly() const
-    {
-        return detail::StencilAssembly(num_vertices_, faces_.rows(), [&](Index t) {
-            detail::StencilVertices s;
-            s.size = 3;
-            for (int j = 0; j < 3; ++j) {
-                s.vertices[std::size_t(j)] = faces_(t, j);
-            }
-            return s;
-        });
-    }
+    const detail::StencilAssembly& assembly() const { return assembly_; }
 
     Index num_vertices_ = 0;
     Eigen::MatrixXi faces_;
     std::vector<TriangleRestShape<double>> rest_shapes_;
     std::vector<StrainLimitParameters<double>> parameters_;
+    detail::StencilAssembly assembly_;
 };
 
 } // namespace ipc
