@@ -161,4 +161,52 @@ inline auto edge_edge_distance_squared_hessian(
         ea0, ea1, eb0, eb1, edge_edge_distance_type(ea0, ea1, eb0, eb1));
 }
 
+namespace detail {
+    /// Places the factors of a sub-stencil (points `blocks` of the four
+    /// edge-edge points) into edge-edge factors (zero weight and zero L rows
+    /// for the points it does not involve).
+    template <typename T, int NSMALL, int KSMALL>
+    inline DistanceHessianFactors<T, 3, 4, 2>
+    scatter_factors(const DistanceHessianFactors<T, 3, NSMALL, KSMALL>& small, const std::array<int, NSMALL>& blocks)
+    {
+        DistanceHessianFactors<T, 3, 4, 2> f;
+        f.w.setZero();
+        f.L.setZero();
+        f.r = small.r;
+        f.columns = small.columns;
+        for (int i = 0; i < NSMALL; ++i) {
+            f.w[blocks[i]] = small.w[i];
+            f.L.template block<3, KSMALL>(3 * blocks[i], 0) = small.L.template middleRows<3>(3 * i);
+        }
+        return f;
+    }
+
+    /// Factored Hessian (see DistanceHessianFactors) of the squared distance
+    /// between edges a and b using the formula of the given region, with
+    /// respect to (ea0, ea1, eb0, eb1): 0 L columns for a point-point region,
+    /// 1 for point-line, 2 for line-line. Throws like the typed Hessian.
+    template <typename DA0, typename DA1, typename DB0, typename DB1>
+    inline DistanceHessianFactors<typename DA0::Scalar, 3, 4, 2> edge_edge_distance_squared_hessian_factors(
+        const Eigen::MatrixBase<DA0>& ea0, const Eigen::MatrixBase<DA1>& ea1,
+        const Eigen::MatrixBase<DB0>& eb0, const Eigen::MatrixBase<DB1>& eb1,
+        EdgeEdgeDistanceType type)
+    {
+        using Traits = stencil_traits<DA0, DA1, DB0, DB1>;
+        static_assert(Traits::dim == 3, "edge-edge distance is 3D only");
+        using T = typename Traits::Scalar;
+        using Type = EdgeEdgeDistanceType;
+        switch (type) {
+        case Type::EA0_EB0: return scatter_factors<T, 2, 1>(point_point_distance_squared_hessian_factors(ea0, eb0), { { 0, 2 } });
+        case Type::EA0_EB1: return scatter_factors<T, 2, 1>(point_point_distance_squared_hessian_factors(ea0, eb1), { { 0, 3 } });
+        case Type::EA1_EB0: return scatter_factors<T, 2, 1>(point_point_distance_squared_hessian_factors(ea1, eb0), { { 1, 2 } });
+        case Type::EA1_EB1: return scatter_factors<T, 2, 1>(point_point_distance_squared_hessian_factors(ea1, eb1), { { 1, 3 } });
+        case Type::EA_EB0: return scatter_factors<T, 3, 1>(point_line_distance_squared_hessian_factors(eb0, ea0, ea1), { { 2, 0, 1 } });
+        case Type::EA_EB1: return scatter_factors<T, 3, 1>(point_line_distance_squared_hessian_factors(eb1, ea0, ea1), { { 3, 0, 1 } });
+        case Type::EA0_EB: return scatter_factors<T, 3, 1>(point_line_distance_squared_hessian_factors(ea0, eb0, eb1), { { 0, 2, 3 } });
+        case Type::EA1_EB: return scatter_factors<T, 3, 1>(point_line_distance_squared_hessian_factors(ea1, eb0, eb1), { { 1, 2, 3 } });
+        default: return line_line_distance_squared_hessian_factors(ea0, ea1, eb0, eb1);
+        }
+    }
+} // namespace detail
+
 } // namespace ipc

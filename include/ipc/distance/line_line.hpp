@@ -50,7 +50,7 @@ namespace detail {
     }
 
     template <typename T>
-    inline Matrix<T, 12, 12> line_line_hessian(const LineLineProjection<T>& pr)
+    inline DistanceHessianFactors<T, 3, 4, 2> line_line_factors(const LineLineProjection<T>& pr)
     {
         Matrix<T, 4, 2> v;
         v << T(-1), T(0), T(1), T(0), T(0), T(1), T(0), T(-1);
@@ -64,7 +64,19 @@ namespace detail {
         const T scale = T(1) / (v_norm * sqrt(pr.mm));
         Matrix<T, 2, 2> C;
         C << pr.v.squaredNorm() * scale, T(0), pr.u.dot(pr.v) * scale, T(1) / v_norm;
-        return projection_hessian<T, 3, 4, 2>(line_line_weights(pr), v, E, pr.r, C);
+        DistanceHessianFactors<T, 3, 4, 2> f;
+        f.w = line_line_weights(pr);
+        f.r = pr.r;
+        f.L = projection_hessian_factor<T, 3, 4, 2>(f.w, v, E, pr.r, C);
+        f.columns = 2;
+        return f;
+    }
+
+    template <typename T>
+    inline Matrix<T, 12, 12> line_line_hessian(const LineLineProjection<T>& pr)
+    {
+        const DistanceHessianFactors<T, 3, 4, 2> f = line_line_factors(pr);
+        return assemble_projection_hessian<T, 3, 4, 2>(f.w, f.L);
     }
 } // namespace detail
 
@@ -111,5 +123,21 @@ inline auto line_line_distance_squared_hessian(
     using T = typename Traits::Scalar;
     return detail::line_line_hessian<T>(detail::project_line_line<T>(ea0, ea1, eb0, eb1));
 }
+
+namespace detail {
+    /// Factored Hessian (see DistanceHessianFactors) of the squared
+    /// line-line distance with respect to (ea0, ea1, eb0, eb1): two L
+    /// columns. Throws like line_line_distance_squared_hessian.
+    template <typename DA0, typename DA1, typename DB0, typename DB1>
+    inline auto line_line_distance_squared_hessian_factors(
+        const Eigen::MatrixBase<DA0>& ea0, const Eigen::MatrixBase<DA1>& ea1,
+        const Eigen::MatrixBase<DB0>& eb0, const Eigen::MatrixBase<DB1>& eb1)
+    {
+        using Traits = stencil_traits<DA0, DA1, DB0, DB1>;
+        static_assert(Traits::dim == 3, "line-line distance is 3D only");
+        using T = typename Traits::Scalar;
+        return line_line_factors<T>(project_line_line<T>(ea0, ea1, eb0, eb1));
+    }
+} // namespace detail
 
 } // namespace ipc

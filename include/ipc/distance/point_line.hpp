@@ -38,14 +38,25 @@ namespace detail {
     }
 
     template <typename T, int DIM>
-    inline Matrix<T, 3 * DIM, 3 * DIM> point_line_hessian(const PointLineProjection<T, DIM>& pr)
+    inline DistanceHessianFactors<T, DIM, 3, 1> point_line_factors(const PointLineProjection<T, DIM>& pr)
     {
-        const Vector<T, 3> w(T(1), pr.t - T(1), -pr.t);
+        DistanceHessianFactors<T, DIM, 3, 1> f;
+        f.w = Vector<T, 3>(T(1), pr.t - T(1), -pr.t);
+        f.r = pr.r;
         const Matrix<T, 3, 1> v(T(0), T(1), T(-1));
         const Matrix<T, DIM, 1> E = -pr.e;
         using std::sqrt;
         const Matrix<T, 1, 1> C = Matrix<T, 1, 1>::Constant(T(1) / sqrt(pr.length_squared));
-        return projection_hessian<T, DIM, 3, 1>(w, v, E, pr.r, C);
+        f.L = projection_hessian_factor<T, DIM, 3, 1>(f.w, v, E, pr.r, C);
+        f.columns = 1;
+        return f;
+    }
+
+    template <typename T, int DIM>
+    inline Matrix<T, 3 * DIM, 3 * DIM> point_line_hessian(const PointLineProjection<T, DIM>& pr)
+    {
+        const DistanceHessianFactors<T, DIM, 3, 1> f = point_line_factors(pr);
+        return assemble_projection_hessian<T, DIM, 3, 1>(f.w, f.L);
     }
 } // namespace detail
 
@@ -83,5 +94,20 @@ inline auto point_line_distance_squared_hessian(
     constexpr int DIM = Traits::dim;
     return detail::point_line_hessian<T, DIM>(detail::project_point_line<T, DIM>(p, e0, e1));
 }
+
+namespace detail {
+    /// Factored Hessian (see DistanceHessianFactors) of the squared
+    /// point-line distance with respect to (p, e0, e1): one L column. Throws
+    /// like point_line_distance_squared_hessian.
+    template <typename DP, typename D0, typename D1>
+    inline auto point_line_distance_squared_hessian_factors(
+        const Eigen::MatrixBase<DP>& p, const Eigen::MatrixBase<D0>& e0, const Eigen::MatrixBase<D1>& e1)
+    {
+        using Traits = stencil_traits<DP, D0, D1>;
+        using T = typename Traits::Scalar;
+        constexpr int DIM = Traits::dim;
+        return point_line_factors<T, DIM>(project_point_line<T, DIM>(p, e0, e1));
+    }
+} // namespace detail
 
 } // namespace ipc

@@ -53,7 +53,7 @@ namespace detail {
     }
 
     template <typename T>
-    inline Matrix<T, 12, 12> point_plane_hessian(const PointPlaneProjection<T>& pr)
+    inline DistanceHessianFactors<T, 3, 4, 2> point_plane_factors(const PointPlaneProjection<T>& pr)
     {
         Matrix<T, 4, 2> v;
         v << T(0), T(0), T(1), T(1), T(-1), T(0), T(0), T(-1);
@@ -68,7 +68,19 @@ namespace detail {
         const T scale = T(1) / (e2_norm * n_norm);
         Matrix<T, 2, 2> C;
         C << pr.e2.squaredNorm() * scale, T(0), -pr.e1.dot(pr.e2) * scale, T(1) / e2_norm;
-        return projection_hessian<T, 3, 4, 2>(point_plane_weights(pr), v, E, pr.r, C);
+        DistanceHessianFactors<T, 3, 4, 2> f;
+        f.w = point_plane_weights(pr);
+        f.r = pr.r;
+        f.L = projection_hessian_factor<T, 3, 4, 2>(f.w, v, E, pr.r, C);
+        f.columns = 2;
+        return f;
+    }
+
+    template <typename T>
+    inline Matrix<T, 12, 12> point_plane_hessian(const PointPlaneProjection<T>& pr)
+    {
+        const DistanceHessianFactors<T, 3, 4, 2> f = point_plane_factors(pr);
+        return assemble_projection_hessian<T, 3, 4, 2>(f.w, f.L);
     }
 } // namespace detail
 
@@ -115,5 +127,21 @@ inline auto point_plane_distance_squared_hessian(
     using T = typename Traits::Scalar;
     return detail::point_plane_hessian<T>(detail::project_point_plane<T>(p, t0, t1, t2, true));
 }
+
+namespace detail {
+    /// Factored Hessian (see DistanceHessianFactors) of the squared
+    /// point-plane distance with respect to (p, t0, t1, t2): two L columns.
+    /// Throws like point_plane_distance_squared_hessian.
+    template <typename DP, typename D0, typename D1, typename D2>
+    inline auto point_plane_distance_squared_hessian_factors(
+        const Eigen::MatrixBase<DP>& p, const Eigen::MatrixBase<D0>& t0,
+        const Eigen::MatrixBase<D1>& t1, const Eigen::MatrixBase<D2>& t2)
+    {
+        using Traits = stencil_traits<DP, D0, D1, D2>;
+        static_assert(Traits::dim == 3, "point-plane distance is 3D only");
+        using T = typename Traits::Scalar;
+        return point_plane_factors<T>(project_point_plane<T>(p, t0, t1, t2, true));
+    }
+} // namespace detail
 
 } // namespace ipc

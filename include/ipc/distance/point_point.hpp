@@ -48,4 +48,23 @@ inline auto point_point_distance_squared_hessian(
     return H;
 }
 
+namespace detail {
+    /// Factored Hessian (see DistanceHessianFactors) of |p0 - p1|^2 with
+    /// respect to (p0, p1): weights (1, -1), residual p0 - p1, no L columns.
+    template <typename D0, typename D1>
+    inline auto point_point_distance_squared_hessian_factors(
+        const Eigen::MatrixBase<D0>& p0, const Eigen::MatrixBase<D1>& p1)
+    {
+        using Traits = stencil_traits<D0, D1>;
+        using T = typename Traits::Scalar;
+        constexpr int DIM = Traits::dim;
+        DistanceHessianFactors<T, DIM, 2, 1> f;
+        f.w = Vector<T, 2>(T(1), T(-1));
+        f.r = p0 - p1;
+        f.L.setZero();
+        f.columns = 0;
+        return f;
+    }
+} // namespace detail
+
 } // namespace ipc

@@ -18,7 +18,12 @@
 #include <ipc/collisions/collisions.hpp>
 #include <ipc/core/error.hpp>
 #include <ipc/core/psd_projection.hpp>
+#include <ipc/distance/edge_edge.hpp>
 #include <ipc/distance/edge_edge_mollifier.hpp>
+#include <ipc/distance/line_line.hpp>
+#include <ipc/distance/point_line.hpp>
+#include <ipc/distance/point_plane.hpp>
+#include <ipc/distance/point_point.hpp>
 #include <ipc/mesh/collision_mesh.hpp>
 #include <ipc/potentials/stencil_assembly.hpp>
 
@@ -61,6 +66,27 @@ namespace detail {
         const Matrix<double, 3 * (N - 1), 3 * (N - 1)> reduced = Q.transpose() * H * Q;
         const Matrix<double, 3 * (N - 1), 3 * (N - 1)> projected = project_to_psd(reduced, projection);
         return Q * projected * Q.transpose();
+    }
+
+    /// Factored squared-distance Hessian (DistanceHessianFactors) of each
+    /// stencil type, with the formula its distance_squared uses.
+    inline auto collision_hessian_factors(const VertexVertexCollision&, const Vector<double, 6>& x)
+    {
+        return point_point_distance_squared_hessian_factors(x.head<3>(), x.tail<3>());
+    }
+    inline auto collision_hessian_factors(const EdgeVertexCollision&, const Vector<double, 9>& x)
+    {
+        return point_line_distance_squared_hessian_factors(x.segment<3>(0), x.segment<3>(3), x.segment<3>(6));
+    }
+    inline auto collision_hessian_factors(const EdgeEdgeCollision& c, const Vector<double, 12>& x)
+    {
+        return edge_edge_distance_squared_hessian_factors(
+            x.segment<3>(0), x.segment<3>(3), x.segment<3>(6), x.segment<3>(9), c.type);
+    }
+    inline auto collision_hessian_factors(const FaceVertexCollision&, const Vector<double, 12>& x)
+    {
+        return point_plane_distance_squared_hessian_factors(
+            x.segment<3>(0), x.segment<3>(3), x.segment<3>(6), x.segment<3>(9));
     }
 } // namespace detail
 
@@ -137,7 +163,10 @@ public:
     }
 
     /// Hessian of stencil_energy with respect to x, optionally projected to
-    /// the positive semi-definite cone.
+    /// the positive semi-definite cone. The projection works in the (at most
+    /// 5-dimensional) subspace spanned by the distance Hessian's factors
+    /// (detail::project_distance_hessian_to_psd); edge-edge stencils with an
+    /// active mollifier are projected densely in the translation-free basis.
     template <typename Collision>
     Matrix<double, 3 * Collision::num_vertices, 3 * Collision::num_vertices>
     stencil_hessian(const Collision& c, const Vector<double, 3 * Collision::num_vertices>& x,
@@ -152,6 +181,17 @@ public:
             return Hessian::Zero();
         }
         const double scale = stiffness_ * c.weight;
+        if (projection != PSDProjection::none) {
+            bool mollified = false;
+            if constexpr (std::is_same_v<Collision, EdgeEdgeCollision>) {
+                mollified = cross_squarednorm(x) < c.mollifier_threshold;
+            }
+            if (!mollified) {
+                const auto f = detail::collision_hessian_factors(c, x);
+                return detail::project_distance_hessian_to_psd<double, 3, Collision::num_vertices, decltype(f)::max_columns>(
+                    f.w, f.r, f.L, f.columns, scale * db, scale * d2b, projection);
+            }
+        }
         const Vector<double, n> g = c.distance_squared_gradient(x);
         Hessian H = c.distance_squared_hessian(x);
         H *= scale * db;

@@ -76,12 +76,29 @@ template <typename T, int N> inline void mirror_lower_to_upper(Matrix<T, N, N>& 
     }
 }
 
-///
-/// projection_hessian takes, instead of Ginv, a lower-triangular factor C
-/// with C C^T = Ginv, so that U Ginv U^T = L L^T with L = U C is a sum of K
-/// outer products.
+/// Factored Hessian of a squared distance d = |r|^2 with r = sum_j w_j x_j
+/// (the residual to a closest point on an affine subspace; see
+/// projection_hessian): gradient 2 w (x) r and Hessian
+///   2 (w w^T) (x) I_DIM - L L^T,
+/// of which only the first `columns` columns of L are used (0 for a
+/// point-point distance, 1 for a line, 2 for a plane or two lines). Rows of
+/// L and entries of w are ordered like the stencil's points.
+template <typename T, int DIM, int NP, int KMAX> struct DistanceHessianFactors {
+    static_assert(KMAX >= 1, "keep at least one (possibly unused) column");
+    static constexpr int dim = DIM;          ///< spatial dimension
+    static constexpr int num_points = NP;    ///< points of the stencil
+    static constexpr int max_columns = KMAX; ///< columns of L
+    Vector<T, NP> w;                         ///< point weights of the residual
+    Vector<T, DIM> r;                        ///< residual (closest-point difference)
+    Matrix<T, NP * DIM, KMAX> L;             ///< factor of the negative part
+    int columns = 0;                         ///< columns of L in use
+};
+
+/// The factor L = sqrt(2) U C (3NP x K) of the negative part of
+/// projection_hessian: U Ginv U^T = (U C)(U C)^T, given a lower-triangular
+/// C with C C^T = Ginv; same arguments as projection_hessian.
 template <typename T, int DIM, int NP, int K>
-inline Matrix<T, NP * DIM, NP * DIM> projection_hessian(
+inline Matrix<T, NP * DIM, K> projection_hessian_factor(
     const Vector<T, NP>& w,
     const Matrix<T, NP, K>& v,
     const Matrix<T, DIM, K>& E,
@@ -91,11 +108,6 @@ inline Matrix<T, NP * DIM, NP * DIM> projection_hessian(
     using std::sqrt;
     static_assert(K == 1 || K == 2, "projections onto lines or planes only");
     constexpr int N = NP * DIM;
-    // L = sqrt(2) U C, then H = 2 (w w^T) (x) I - L L^T column by column in
-    // plain loops over contiguous columns (no matrix-product kernels). Every
-    // entry is a symmetric expression of its row and column (the same
-    // products and sums with the factors swapped; 2 w_i w_j is formed as
-    // 2 (w_i w_j)), so H is exactly symmetric without a mirroring pass.
     const T root2 = sqrt(T(2));
     Matrix<T, N, K> U;
     for (int j = 0; j < NP; ++j) {
@@ -110,6 +122,21 @@ inline Matrix<T, NP * DIM, NP * DIM> projection_hessian(
         L.col(0) = (root2 * C(0, 0)) * U.col(0) + (root2 * C(1, 0)) * U.col(1);
         L.col(1) = (root2 * C(1, 1)) * U.col(1);
     }
+    return L;
+}
+
+/// Assembles 2 (w w^T) (x) I - L L^T from the factors of a squared-distance
+/// Hessian (K = 1 or 2 columns of L).
+template <typename T, int DIM, int NP, int K>
+inline Matrix<T, NP * DIM, NP * DIM> assemble_projection_hessian(
+    const Vector<T, NP>& w, const Matrix<T, NP * DIM, K>& L)
+{
+    constexpr int N = NP * DIM;
+    // H = 2 (w w^T) (x) I - L L^T column by column in plain loops over
+    // contiguous columns (no matrix-product kernels). Every entry is a
+    // symmetric expression of its row and column (the same products and sums
+    // with the factors swapped; 2 w_i w_j is formed as 2 (w_i w_j)), so H is
+    // exactly symmetric without a mirroring pass.
     const T* L0 = L.data();
     const T* L1 = L.data() + (K == 2 ? N : 0);
     Matrix<T, N, N> H;
@@ -133,6 +160,20 @@ inline Matrix<T, NP * DIM, NP * DIM> projection_hessian(
         }
     }
     return H;
+}
+
+/// projection_hessian takes, instead of Ginv, a lower-triangular factor C
+/// with C C^T = Ginv, so that U Ginv U^T = L L^T with L = U C is a sum of K
+/// outer products (projection_hessian_factor).
+template <typename T, int DIM, int NP, int K>
+inline Matrix<T, NP * DIM, NP * DIM> projection_hessian(
+    const Vector<T, NP>& w,
+    const Matrix<T, NP, K>& v,
+    const Matrix<T, DIM, K>& E,
+    const Vector<T, DIM>& r,
+    const Matrix<T, K, K>& C)
+{
+    return assemble_projection_hessian<T, DIM, NP, K>(w, projection_hessian_factor<T, DIM, NP, K>(w, v, E, r, C));
 }
 
 /// Writes the gradient of a sub-stencil (points `blocks` of the big stencil)

@@ -1,0 +1,110 @@
+// The barrier stencil Hessian projected to PSD in the subspace of its
+// distance-Hessian factors equals the dense eigenvalue projection of the full
+// stencil Hessian, for every stencil type and region, near-degenerate
+// configurations included.
+
+#include <ipc/collisions/collisions.hpp>
+#include <ipc/potentials/barrier_potential.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <Eigen/Dense>
+
+#include <random>
+
+namespace {
+
+template <int N> using Square = Eigen::Matrix<double, N, N>;
+
+struct Checker {
+    ipc::BarrierPotential<> barrier { 1.0, 3.0 }; // dhat 1: random stencils below are active
+    int compared = 0;
+
+    template <typename Collision, int N>
+    void operator()(const Collision& c, const Eigen::Matrix<double, N, 1>& x, const char* what)
+    {
+        const Square<N> H = barrier.stencil_hessian(c, x);
+        if (H.norm() == 0) {
+            return;
+        }
+        for (const auto method : { ipc::PSDProjection::clamp, ipc::PSDProjection::abs }) {
+            const Square<N> expected = ipc::project_to_psd(H, method);
+            const Square<N> actual = barrier.stencil_hessian(c, x, method);
+            INFO(what << ", method " << int(method));
+            CHECK((actual - expected).norm() <= 1e-10 * H.norm());
+            const double smallest = Eigen::SelfAdjointEigenSolver<Square<N>>(actual).eigenvalues().minCoeff();
+            CHECK(smallest >= -1e-12 * H.norm());
+            ++compared;
+        }
+    }
+};
+
+Eigen::Vector3d random_point(std::mt19937_64& rng, double scale)
+{
+    std::uniform_real_distribution<double> uniform(-scale, scale);
+    return { uniform(rng), uniform(rng), uniform(rng) };
+}
+
+} // namespace
+
+TEST_CASE("Structured barrier projection equals the dense projection on random stencils", "[potentials][barrier][psd]")
+{
+    std::mt19937_64 rng(99);
+    Checker check;
+    for (int trial = 0; trial < 100; ++trial) {
+        const double spread = trial % 3 == 0 ? 0.05 : 0.4;
+        const auto p = [&] { return random_point(rng, spread); };
+        {
+            ipc::VertexVertexCollision c;
+            c.weight = 1 + trial % 3;
+            Eigen::Matrix<double, 6, 1> x;
+            x << p(), p();
+            check(c, x, "vertex-vertex");
+            x.tail<3>() = x.head<3>() + random_point(rng, 1e-9); // r ~ 0
+            check(c, x, "vertex-vertex, nearly coincident");
+        }
+        {
+            ipc::EdgeVertexCollision c;
+            Eigen::Matrix<double, 9, 1> x;
+            x << p(), p(), p();
+            check(c, x, "edge-vertex");
+            // Point nearly on the line (r ~ 0).
+            x.head<3>() = x.segment<3>(3) + 0.3 * (x.segment<3>(6) - x.segment<3>(3)) + random_point(rng, 1e-10);
+            check(c, x, "edge-vertex, point on the line");
+        }
+        {
+            ipc::FaceVertexCollision c;
+            Eigen::Matrix<double, 12, 1> x;
+            x << p(), p(), p(), p();
+            check(c, x, "face-vertex");
+            // Point nearly in the plane (r ~ 0).
+            x.head<3>() = 0.2 * x.segment<3>(3) + 0.3 * x.segment<3>(6) + 0.5 * x.segment<3>(9) + random_point(rng, 1e-10);
+            check(c, x, "face-vertex, point in the plane");
+            // Sliver triangle.
+            x.segment<3>(9) = 0.4 * x.segment<3>(3) + 0.6 * x.segment<3>(6) + random_point(rng, 1e-6);
+            check(c, x, "face-vertex, sliver triangle");
+        }
+        for (int type = 0; type <= int(ipc::EdgeEdgeDistanceType::EA_EB); ++type) {
+            ipc::EdgeEdgeCollision c;
+            c.type = ipc::EdgeEdgeDistanceType(type);
+            Eigen::Matrix<double, 12, 1> x;
+            x << p(), p(), p(), p();
+            check(c, x, "edge-edge");
+            // Nearly parallel edges.
+            Eigen::Matrix<double, 12, 1> y = x;
+            y.segment<3>(9) = y.segment<3>(6) + 0.7 * (y.segment<3>(3) - y.segment<3>(0)) + random_point(rng, 1e-5);
+            check(c, y, "edge-edge, nearly parallel");
+            // Nearly intersecting lines (r ~ 0).
+            y = x;
+            const Eigen::Vector3d shift = (y.segment<3>(0) + 0.5 * (y.segment<3>(3) - y.segment<3>(0)))
+                - (y.segment<3>(6) + 0.5 * (y.segment<3>(9) - y.segment<3>(6))) + random_point(rng, 1e-11);
+            y.segment<3>(6) += shift;
+            y.segment<3>(9) += shift;
+            check(c, y, "edge-edge, intersecting");
+            // Active mollifier (dense path).
+            c.mollifier_threshold = 10.0;
+            check(c, x, "edge-edge, mollified");
+        }
+    }
+    CHECK(check.compared > 2000);
+}
