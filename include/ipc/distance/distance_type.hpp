@@ -14,13 +14,18 @@
 ///    never select the line-line formula EA_EB; the closest endpoint-edge pair
 ///    is used instead;
 ///  - coincident points give the point-point type.
-/// So the formula selected always has a safely nonzero denominator. The
+/// So the formula selected always has a safely nonzero denominator.
+/// edge_edge_distance_type decides non-parallel pairs without branches by
+/// clamping the two line parameters (the region of the constrained minimiser,
+/// as the candidate search of the distance functions finds it, but cheaper
+/// on unpredictable input). The
 /// classifiers do not validate their input (NaN coordinates give an
 /// unspecified type; the automatic distance functions detect them).
 
 #include <ipc/distance/detail/stencil.hpp>
 
 #include <string_view>
+#include <type_traits>
 
 namespace ipc {
 
@@ -194,6 +199,104 @@ namespace detail {
         return best;
     }
 
+    /// Scalar 3-vector helpers for the edge-edge classifier: the same
+    /// operations in the same order as Eigen's fixed-size dot, cross and
+    /// squaredNorm, without the shuffles that partial vectorisation of
+    /// 3-vectors costs.
+    template <typename T> inline T dot3(const T* a, const T* b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+    template <typename T> inline void cross3(const T* a, const T* b, T* out)
+    {
+        out[0] = a[1] * b[2] - a[2] * b[1];
+        out[1] = a[2] * b[0] - a[0] * b[2];
+        out[2] = a[0] * b[1] - a[1] * b[0];
+    }
+    template <typename T> inline void sub3(const T* a, const T* b, T* out)
+    {
+        out[0] = a[0] - b[0];
+        out[1] = a[1] - b[1];
+        out[2] = a[2] - b[2];
+    }
+
+    /// A stencil point as something with contiguous coordinates: the
+    /// argument itself when it has direct access (vectors, segments, maps),
+    /// an evaluated copy otherwise. Reading the caller's coordinates in place
+    /// avoids store-to-load forwarding stalls of freshly copied vectors.
+    template <typename D>
+    using contiguous_point_t = std::conditional_t<
+        bool(int(Eigen::internal::traits<D>::Flags) & Eigen::DirectAccessBit) && int(D::InnerStrideAtCompileTime) == 1,
+        const D&, const Vector<typename D::Scalar, 3>>;
+
+    /// Shared quantities of two segments ea0 + s u, eb0 + t v (s, t in
+    /// [0, 1]): w = ea0 - eb0, m = u x v, mm = |m|^2, a = |u|^2, c = |v|^2,
+    /// from contiguous coordinates of ea0, ea1, eb0, eb1.
+    template <typename T> struct EdgeEdgeGeometry {
+        T u[3], v[3], w[3], m[3];
+        T mm, a, c;
+        /// Nearly parallel (or a zero-length edge): the line-line formula is
+        /// never used (see the file comment).
+        bool parallel() const { return !(mm > parallel_threshold<T>() * a * c); }
+    };
+
+    template <typename T>
+    inline EdgeEdgeGeometry<T> edge_edge_geometry(const T* ea0, const T* ea1, const T* eb0, const T* eb1)
+    {
+        EdgeEdgeGeometry<T> g;
+        sub3(ea1, ea0, g.u);
+        sub3(eb1, eb0, g.v);
+        sub3(ea0, eb0, g.w);
+        cross3(g.u, g.v, g.m);
+        g.mm = dot3(g.m, g.m);
+        g.a = dot3(g.u, g.u);
+        g.c = dot3(g.v, g.v);
+        return g;
+    }
+
+    /// Region of the closest points of two segments that are not nearly
+    /// parallel, decided by clamping the line parameters (the squared
+    /// distance is convex in (s, t), so these clamps give the constrained
+    /// minimiser): s is clamped to [0, 1], t is optimised for that s and
+    /// clamped, and if t was clamped s is optimised again for that end of b.
+    /// The unconstrained parameters come from the Lagrange-identity forms
+    /// s mm = m . (v x w), t mm = m . (u x w) (accurate near the
+    /// interior/boundary decision, the same test as classify_edge_edge); the
+    /// rest from the Gram entries. Agrees with classify_edge_edge's region.
+    template <typename T> inline EdgeEdgeDistanceType nonparallel_edge_edge_region(const EdgeEdgeGeometry<T>& g)
+    {
+        using Type = EdgeEdgeDistanceType;
+        // [state of s][state of t], state 0: at 0, 1: inside, 2: at 1.
+        static constexpr Type map[3][3] = {
+            { Type::EA0_EB0, Type::EA0_EB, Type::EA0_EB1 },
+            { Type::EA_EB0, Type::EA_EB, Type::EA_EB1 },
+            { Type::EA1_EB0, Type::EA1_EB, Type::EA1_EB1 },
+        };
+        T vw[3], uw[3];
+        cross3(g.v, g.w, vw);
+        cross3(g.u, g.w, uw);
+        const T s_num = dot3(g.m, vw);
+        const T t_num = dot3(g.m, uw);
+        const T b = dot3(g.u, g.v);
+        const T d = dot3(g.u, g.w);
+        const T e = dot3(g.v, g.w);
+        // Every comparison is independent of the others (short dependency
+        // chains), and the decisions combine by small table lookups, so
+        // random input costs no branch mispredictions. State of x / den: 0 at
+        // or below 0, 1 inside, 2 at or above 1.
+        const auto state = [](const T& x, const T& den) { return int(x > T(0)) + int(!(x < den)); };
+        const int s_state = state(s_num, g.mm);
+        // t optimal for the clamped s: free (s inside), for s = 0, for s = 1.
+        const int t_free = state(t_num, g.mm);
+        const int t_at_s0 = state(e, g.c);
+        const int t_at_s1 = state(b + e, g.c);
+        // s optimal for the clamped t: for t = 0, for t = 1.
+        const int s_at_t0 = state(-d, g.a);
+        const int s_at_t1 = state(b - d, g.a);
+        const int t_choices[3] = { t_at_s0, t_free, t_at_s1 };
+        const int t_state = t_choices[s_state];
+        const int s_choices[3] = { s_at_t0, s_state, s_at_t1 };
+        const int s_final = s_choices[t_state];
+        return map[s_final][t_state];
+    }
+
     template <typename T>
     inline Classified<EdgeEdgeDistanceType, T> classify_edge_edge(
         const Vector<T, 3>& ea0, const Vector<T, 3>& ea1, const Vector<T, 3>& eb0,
@@ -295,7 +398,16 @@ inline EdgeEdgeDistanceType edge_edge_distance_type(
 {
     using Traits = detail::stencil_traits<DA0, DA1, DB0, DB1>;
     static_assert(Traits::dim == 3, "edge-edge distance is 3D only");
-    return detail::classify_edge_edge<typename Traits::Scalar>(ea0, ea1, eb0, eb1).type;
+    using T = typename Traits::Scalar;
+    const detail::contiguous_point_t<DA0> a0 = ea0.derived();
+    const detail::contiguous_point_t<DA1> a1 = ea1.derived();
+    const detail::contiguous_point_t<DB0> b0 = eb0.derived();
+    const detail::contiguous_point_t<DB1> b1 = eb1.derived();
+    const detail::EdgeEdgeGeometry<T> g = detail::edge_edge_geometry<T>(a0.data(), a1.data(), b0.data(), b1.data());
+    if (!g.parallel()) {
+        return detail::nonparallel_edge_edge_region<T>(g);
+    }
+    return detail::classify_edge_edge<T>(ea0, ea1, eb0, eb1).type;
 }
 
 } // namespace ipc
