@@ -1,6 +1,8 @@
 // The branch-free edge-edge region classifier (edge_edge_distance_type)
-// picks the same region as the candidate search behind the automatic
-// distance, on random, nearly parallel, touching and rescaled pairs.
+// picks the region of the candidate search behind the automatic distance on
+// random, nearly parallel, touching and rescaled pairs; where two regions tie
+// up to rounding it may pick the other one, whose formula then gives the same
+// distance up to rounding.
 
 #include "helpers.hpp"
 
@@ -8,6 +10,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 using ipc::test::point;
@@ -17,6 +20,7 @@ TEST_CASE("edge-edge region classifier agrees with the candidate search", "[dist
     std::mt19937_64 rng(4242);
     std::uniform_real_distribution<double> uniform(-1.0, 1.0);
     int regions[9] = {};
+    int agree = 0;
     for (int k = 0; k < 20000; ++k) {
         const Eigen::VectorXd x = ipc::test::random_coordinates(rng, 12);
         Eigen::Vector3d a0 = point<3>(x, 0), a1 = point<3>(x, 1), b0 = point<3>(x, 2), b1 = point<3>(x, 3);
@@ -34,11 +38,21 @@ TEST_CASE("edge-edge region classifier agrees with the candidate search", "[dist
         }
         const auto fast = ipc::edge_edge_distance_type(a0, a1, b0, b1);
         const auto search = ipc::detail::classify_edge_edge<double>(a0, a1, b0, b1);
+        const double size_squared = std::max({ a0.squaredNorm(), a1.squaredNorm(), b0.squaredNorm(), b1.squaredNorm() });
         INFO("configuration " << k);
-        CHECK(fast == search.type);
-        CHECK(ipc::edge_edge_distance_squared(a0, a1, b0, b1, fast) == search.distance_squared);
+        const double fast_value = ipc::edge_edge_distance_squared(a0, a1, b0, b1, fast);
+        if (fast == search.type) {
+            CHECK(fast_value == search.distance_squared);
+            ++agree;
+        } else {
+            CHECK(std::abs(fast_value - search.distance_squared) <= 1e-14 * size_squared);
+        }
+        if (k % 5 == 0) { // generic pairs: no ties
+            CHECK(fast == search.type);
+        }
         ++regions[int(fast)];
     }
+    CHECK(agree >= 19900);
     for (const int count : regions) {
         CHECK(count > 50); // every region was exercised
     }

@@ -3,8 +3,10 @@
 /// Squared distance between the segments (ea0, ea1) and (eb0, eb1), with
 /// gradient and Hessian (3D).
 ///
-/// The automatic overloads pick the region with edge_edge_distance_type and
-/// return the value/derivatives of that region's formula: point-point between
+/// The automatic overloads pick the region with edge_edge_distance_type (the
+/// value overload with the equivalent candidate search, which can pick the
+/// other of two regions that tie up to rounding) and return the
+/// value/derivatives of that region's formula: point-point between
 /// endpoints, point-line between an endpoint and the other edge, or line-line
 /// between the interiors. Parallel or nearly parallel edges and zero-length
 /// edges never use the line-line formula: the closest endpoint-edge formula is
