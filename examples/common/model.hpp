@@ -4,7 +4,8 @@
 /// shells (membrane + hinge bending), rods (stretch + bending) and particles,
 /// with lumped masses, gravity, fixed and scripted vertices and static
 /// obstacles, all sharing one vertex array. It evaluates the elastic energy
-/// Psi(x) with its gradient and (per-element PSD-projected) Hessian, and
+/// Psi(x) element by element, with gradient and (per-element PSD-projected)
+/// Hessian, for assembly with ipc::StencilAssembly, and
 /// records what the contact side needs: surface triangles, rod edges and a
 /// contact radius per vertex.
 ///
@@ -375,16 +376,6 @@ public:
                 out.topLeftCorner<n, n>() = rod_bending_hessian<double>(local, e.rest, projection);
             }
         });
-    }
-
-    /// Total elastic energy Psi(x) (J) at positions x (n x 3).
-    double elastic_energy(const Eigen::MatrixXd& x) const
-    {
-        double e = 0;
-        for (Index k = 0; k < num_elements(); ++k) {
-            e += element_energy(k, x);
-        }
-        return e;
     }
 
 private:
