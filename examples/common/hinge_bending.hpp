@@ -205,7 +205,9 @@ Matrix<Scalar, 12> hinge_energy_hessian(
     Matrix<Scalar, 12> H;
     detail::dihedral_angle_derivatives<Scalar>(x, g, &H);
     const Scalar d = dihedral_angle(x) - rest.rest_angle;
-    return project_to_psd(
+    // The dihedral angle is invariant to translations: project in the
+    // 9-dimensional translation-free subspace.
+    return project_translation_invariant_to_psd<4>(
         (Scalar(2) * rest.weight * (g * g.transpose() + d * H)).eval(), projection);
 }
 

@@ -7,6 +7,7 @@
 
 #include <Eigen/Dense>
 
+#include <cmath>
 #include <limits>
 #include <vector>
 
@@ -56,6 +57,51 @@ TEST_CASE("project_to_psd", "[core]")
     // A PSD matrix comes back unchanged.
     const Eigen::Matrix3d S = A * A.transpose();
     CHECK(ipc::project_to_psd(S) == S);
+}
+
+namespace {
+// A random symmetric, indefinite 3N x 3N matrix that annihilates rigid
+// translations (the Hessian shape of any translation-invariant energy).
+template <int N> ipc::Matrix<double, 3 * N, 3 * N> random_translation_invariant(double scale)
+{
+    using M = ipc::Matrix<double, 3 * N, 3 * N>;
+    M A = M::Random();
+    A = (scale * (A + A.transpose())).eval();
+    M T = M::Identity(); // I - projector onto the three translations
+    for (int i = 0; i < N; ++i) {
+        for (int j = 0; j < N; ++j) {
+            T.template block<3, 3>(3 * i, 3 * j) -= Eigen::Matrix3d::Identity() / N;
+        }
+    }
+    return T * A * T;
+}
+
+template <int N> void check_translation_invariant_projection()
+{
+    for (int trial = 0; trial < 200; ++trial) {
+        const double scale = std::pow(10.0, trial % 9 - 4);
+        const auto H = random_translation_invariant<N>(scale);
+        for (const auto method : { ipc::PSDProjection::clamp, ipc::PSDProjection::abs }) {
+            const auto expected = ipc::project_to_psd(H, method);
+            const auto reduced = ipc::project_translation_invariant_to_psd<N>(H, method);
+            CHECK((reduced - expected).norm() <= 1e-12 * H.norm());
+            CHECK((reduced - reduced.transpose()).norm() <= 1e-14 * H.norm());
+        }
+        CHECK(ipc::project_translation_invariant_to_psd<N>(H, ipc::PSDProjection::none) == H);
+    }
+}
+} // namespace
+
+TEST_CASE("projection of translation-invariant Hessians equals the dense projection", "[core]")
+{
+    check_translation_invariant_projection<2>();
+    check_translation_invariant_projection<3>();
+    check_translation_invariant_projection<4>();
+    // A PSD input comes back unchanged up to round-off; float works too.
+    Eigen::Matrix<float, 6, 6> S = Eigen::Matrix<float, 6, 6>::Zero();
+    S.block<3, 3>(0, 0) = S.block<3, 3>(3, 3) = Eigen::Matrix3f::Identity();
+    S.block<3, 3>(0, 3) = S.block<3, 3>(3, 0) = -Eigen::Matrix3f::Identity();
+    CHECK((ipc::project_translation_invariant_to_psd<2>(S) - S).norm() <= 1e-6f);
 }
 
 TEST_CASE("parallel_for visits every index once", "[core]")

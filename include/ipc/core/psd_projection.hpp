@@ -48,6 +48,48 @@ project_to_psd(const Eigen::MatrixBase<Derived>& H, PSDProjection method = PSDPr
 }
 
 namespace detail {
+    /// Orthonormal basis (3N x 3(N - 1)) of the motions of N points that are
+    /// not rigid translations: Helmert contrasts between the points, times
+    /// the 3 x 3 identity.
+    template <typename Scalar, int N> Matrix<Scalar, 3 * N, 3 * (N - 1)> translation_free_basis()
+    {
+        using std::sqrt;
+        Matrix<Scalar, 3 * N, 3 * (N - 1)> Q = Matrix<Scalar, 3 * N, 3 * (N - 1)>::Zero();
+        for (int k = 1; k < N; ++k) {
+            const Scalar scale = Scalar(1) / sqrt(Scalar(k) * Scalar(k + 1));
+            for (int j = 0; j <= k; ++j) {
+                const Scalar value = j < k ? scale : Scalar(-k) * scale;
+                for (int d = 0; d < 3; ++d) {
+                    Q(3 * j + d, 3 * (k - 1) + d) = value;
+                }
+            }
+        }
+        return Q;
+    }
+} // namespace detail
+
+/// PSD projection of the 3N x 3N Hessian H of a translation-invariant energy
+/// of N points in 3D (elastic elements, contact stencils: H annihilates rigid
+/// translations). Projects the 3(N - 1) x 3(N - 1) block Q^T H Q in an
+/// orthonormal translation-free basis Q and maps it back: equal to
+/// project_to_psd(H, method) up to round-off (the translation part of H,
+/// zero in exact arithmetic, is dropped), with an eigendecomposition about
+/// (N / (N - 1))^3 times cheaper (2.4x for 4 points).
+template <int N, typename Scalar>
+Matrix<Scalar, 3 * N, 3 * N>
+project_translation_invariant_to_psd(const Matrix<Scalar, 3 * N, 3 * N>& H, PSDProjection method = PSDProjection::clamp)
+{
+    static_assert(N >= 2, "a translation-invariant stencil has at least two points");
+    if (method == PSDProjection::none) {
+        return H;
+    }
+    static const Matrix<Scalar, 3 * N, 3 * (N - 1)> Q = detail::translation_free_basis<Scalar, N>();
+    const Matrix<Scalar, 3 * (N - 1), 3 * (N - 1)> reduced = Q.transpose() * H * Q;
+    const Matrix<Scalar, 3 * (N - 1), 3 * (N - 1)> projected = project_to_psd(reduced, method);
+    return Q * projected * Q.transpose();
+}
+
+namespace detail {
     /// The eigenvalue that the projection puts in place of lambda.
     template <typename T> inline T projected_eigenvalue(T lambda, PSDProjection method)
     {

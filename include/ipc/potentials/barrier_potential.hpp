@@ -35,39 +35,6 @@
 namespace ipc {
 
 namespace detail {
-    /// Orthonormal basis (3N x 3(N - 1)) of the stencil motions that are not
-    /// rigid translations: Helmert contrasts between the N vertices, times
-    /// the 3 x 3 identity.
-    template <int N> Matrix<double, 3 * N, 3 * (N - 1)> translation_free_basis()
-    {
-        Matrix<double, 3 * N, 3 * (N - 1)> Q = Matrix<double, 3 * N, 3 * (N - 1)>::Zero();
-        for (int k = 1; k < N; ++k) {
-            const double scale = 1.0 / std::sqrt(double(k) * double(k + 1));
-            for (int j = 0; j <= k; ++j) {
-                const double value = j < k ? scale : -double(k) * scale;
-                for (int d = 0; d < 3; ++d) {
-                    Q(3 * j + d, 3 * (k - 1) + d) = value;
-                }
-            }
-        }
-        return Q;
-    }
-
-    /// PSD projection of the Hessian H of a translation-invariant stencil
-    /// energy (H annihilates rigid translations): projects the
-    /// 3(N - 1)-dimensional block Q^T H Q in the translation-free basis Q and
-    /// maps it back. Equal to project_to_psd(H) up to round-off, at the cost
-    /// of a smaller eigendecomposition.
-    template <int N>
-    Matrix<double, 3 * N, 3 * N> project_translation_invariant_to_psd(const Matrix<double, 3 * N, 3 * N>& H,
-                                                                      PSDProjection projection)
-    {
-        static const Matrix<double, 3 * N, 3 * (N - 1)> Q = translation_free_basis<N>();
-        const Matrix<double, 3 * (N - 1), 3 * (N - 1)> reduced = Q.transpose() * H * Q;
-        const Matrix<double, 3 * (N - 1), 3 * (N - 1)> projected = project_to_psd(reduced, projection);
-        return Q * projected * Q.transpose();
-    }
-
     /// Factored squared-distance Hessian (DistanceHessianFactors) of each
     /// stencil type, with the formula its distance_squared uses.
     inline auto collision_hessian_factors(const VertexVertexCollision&, const Vector<double, 6>& x)
@@ -212,7 +179,7 @@ public:
             }
         }
         if (projection != PSDProjection::none) {
-            return detail::project_translation_invariant_to_psd<Collision::num_vertices>(H, projection);
+            return project_translation_invariant_to_psd<Collision::num_vertices>(H, projection);
         }
         return H;
     }
