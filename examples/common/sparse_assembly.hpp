@@ -41,27 +41,80 @@ inline void zero_held(Eigen::VectorXd& g, const std::vector<bool>& held)
     }
 }
 
+/// A += scale * B for sparse matrices of the same size. When B's pattern is
+/// contained in A's (an elastic Hessian plus contact, friction or strain
+/// terms on the same stencils) the sum is formed in place, column by column,
+/// without allocating; otherwise Eigen's general sum builds the union.
+inline void add_scaled(Eigen::SparseMatrix<double>& A, const Eigen::SparseMatrix<double>& B, double scale = 1.0)
+{
+    require(A.rows() == B.rows() && A.cols() == B.cols(), "add_scaled: sizes ", A.rows(), " x ", A.cols(), " and ",
+        B.rows(), " x ", B.cols(), " differ");
+    A.makeCompressed();
+    const auto contained = [&] {
+        if (!B.isCompressed()) {
+            return false;
+        }
+        for (Index j = 0; j < A.outerSize(); ++j) {
+            Index a = A.outerIndexPtr()[j];
+            const Index a_end = A.outerIndexPtr()[j + 1];
+            for (Index b = B.outerIndexPtr()[j]; b < B.outerIndexPtr()[j + 1]; ++b) {
+                while (a < a_end && A.innerIndexPtr()[a] < B.innerIndexPtr()[b]) {
+                    ++a;
+                }
+                if (a == a_end || A.innerIndexPtr()[a] != B.innerIndexPtr()[b]) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    };
+    if (!contained()) {
+        A += scale * B;
+        return;
+    }
+    for (Index j = 0; j < A.outerSize(); ++j) {
+        Index a = A.outerIndexPtr()[j];
+        for (Index b = B.outerIndexPtr()[j]; b < B.outerIndexPtr()[j + 1]; ++b) {
+            while (A.innerIndexPtr()[a] < B.innerIndexPtr()[b]) {
+                ++a;
+            }
+            A.valuePtr()[a] += scale * B.valuePtr()[b];
+        }
+    }
+}
+
+/// Removes from a 3n x 3n sparse matrix every entry in a row or column of a
+/// held vertex's coordinates (held[v] true), so that a contact or friction
+/// Hessian touching obstacles adds nothing outside the free unknowns.
+inline void drop_held(Eigen::SparseMatrix<double>& H, const std::vector<bool>& held)
+{
+    require(H.rows() == 3 * Index(held.size()) && H.cols() == H.rows(), "drop_held: matrix is ", H.rows(), " x ",
+        H.cols(), ", expected ", 3 * held.size(), " square");
+    H.prune([&](Index row, Index col, double) { return !(held[std::size_t(row / 3)] || held[std::size_t(col / 3)]); });
+}
+
 /// Turns the rows and columns of held vertices' coordinates in a 3n x 3n
-/// sparse matrix into those of the identity, keeping its sparsity pattern:
-/// solving H p = -g with zero_held(g) then gives p = 0 there and leaves the
-/// free unknowns' system unchanged. Every held coordinate needs a stored
-/// diagonal entry (ipc::invalid_argument otherwise).
+/// sparse matrix into those of the identity: their off-diagonal entries are
+/// removed from the pattern and their diagonal set to one. Solving H p = -g
+/// with zero_held(g) then gives p = 0 there and leaves the free unknowns'
+/// system unchanged. Removing the entries (rather than storing zeros) keeps
+/// the pattern independent of contacts with held (obstacle) vertices, so a
+/// factorisation's symbolic analysis can be reused across them. Every held
+/// coordinate needs a stored diagonal entry (ipc::invalid_argument
+/// otherwise).
 inline void hold_dofs(Eigen::SparseMatrix<double>& H, const std::vector<bool>& held)
 {
     require(H.rows() == 3 * Index(held.size()) && H.cols() == H.rows(), "hold_dofs: matrix is ", H.rows(), " x ",
         H.cols(), ", expected ", 3 * held.size(), " square");
-    H.makeCompressed();
     const auto is_held = [&](Index i) { return bool(held[std::size_t(i / 3)]); };
+    H.prune([&](Index row, Index col, double) { return row == col || !(is_held(row) || is_held(col)); });
     for (Index j = 0; j < H.outerSize(); ++j) {
-        const bool column_held = is_held(j);
-        bool diagonal = false;
-        for (Eigen::SparseMatrix<double>::InnerIterator it(H, j); it; ++it) {
-            if (column_held || is_held(it.row())) {
-                diagonal = diagonal || it.row() == j;
-                it.valueRef() = it.row() == j ? 1.0 : 0.0;
-            }
+        if (!is_held(j)) {
+            continue;
         }
-        require(!column_held || diagonal, "hold_dofs: held coordinate ", j, " has no stored diagonal entry");
+        Eigen::SparseMatrix<double>::InnerIterator it(H, j);
+        require(it && it.row() == j, "hold_dofs: held coordinate ", j, " has no stored diagonal entry");
+        it.valueRef() = 1.0;
     }
 }
 
