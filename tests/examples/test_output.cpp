@@ -150,11 +150,10 @@ TEST_CASE("sparse sums in place and with a new pattern agree with dense sums", "
     // A holds a random pattern; B_in lies inside it, B_out does not.
     Eigen::MatrixXd dense_A = Eigen::MatrixXd::Random(9, 9), dense_in = Eigen::MatrixXd::Random(9, 9);
     dense_A = (dense_A.array().abs() < 0.6).select(dense_A, 0.0);
+    dense_A(8, 0) = 0; // so B_out (which stores (8, 0)) is never contained in A
     dense_in = (dense_A.array() != 0.0).select(dense_in, 0.0);
     Eigen::MatrixXd dense_out = dense_in;
-    dense_out(0, 8) = dense_A(0, 8) == 0 ? 2.5 : dense_out(0, 8);
     dense_out(8, 0) = 1.5;
-    dense_A(8, 0) = 0; // so B_out is never contained in A
     const Eigen::SparseMatrix<double> A0 = dense_A.sparseView();
     for (const Eigen::MatrixXd* dense_B : { &dense_in, &dense_out }) {
         Eigen::SparseMatrix<double> A = A0;
