@@ -83,14 +83,26 @@ inline void add_scaled(Eigen::SparseMatrix<double>& A, const Eigen::SparseMatrix
     }
 }
 
+namespace detail {
+    /// Removes the entries of a 3n x 3n sparse matrix in the rows and
+    /// columns of held vertices' coordinates, their diagonal kept or not.
+    inline void prune_held(Eigen::SparseMatrix<double>& H, const std::vector<bool>& held, bool keep_diagonal,
+        const char* where)
+    {
+        require(H.rows() == 3 * Index(held.size()) && H.cols() == H.rows(), where, ": matrix is ", H.rows(), " x ",
+            H.cols(), ", expected ", 3 * held.size(), " square");
+        H.prune([&](Index row, Index col, double) {
+            return (keep_diagonal && row == col) || !(held[std::size_t(row / 3)] || held[std::size_t(col / 3)]);
+        });
+    }
+} // namespace detail
+
 /// Removes from a 3n x 3n sparse matrix every entry in a row or column of a
 /// held vertex's coordinates (held[v] true), so that a contact or friction
 /// Hessian touching obstacles adds nothing outside the free unknowns.
 inline void drop_held(Eigen::SparseMatrix<double>& H, const std::vector<bool>& held)
 {
-    require(H.rows() == 3 * Index(held.size()) && H.cols() == H.rows(), "drop_held: matrix is ", H.rows(), " x ",
-        H.cols(), ", expected ", 3 * held.size(), " square");
-    H.prune([&](Index row, Index col, double) { return !(held[std::size_t(row / 3)] || held[std::size_t(col / 3)]); });
+    detail::prune_held(H, held, false, "drop_held");
 }
 
 /// Turns the rows and columns of held vertices' coordinates in a 3n x 3n
@@ -104,12 +116,9 @@ inline void drop_held(Eigen::SparseMatrix<double>& H, const std::vector<bool>& h
 /// otherwise).
 inline void hold_dofs(Eigen::SparseMatrix<double>& H, const std::vector<bool>& held)
 {
-    require(H.rows() == 3 * Index(held.size()) && H.cols() == H.rows(), "hold_dofs: matrix is ", H.rows(), " x ",
-        H.cols(), ", expected ", 3 * held.size(), " square");
-    const auto is_held = [&](Index i) { return bool(held[std::size_t(i / 3)]); };
-    H.prune([&](Index row, Index col, double) { return row == col || !(is_held(row) || is_held(col)); });
+    detail::prune_held(H, held, true, "hold_dofs");
     for (Index j = 0; j < H.outerSize(); ++j) {
-        if (!is_held(j)) {
+        if (!held[std::size_t(j / 3)]) {
             continue;
         }
         Eigen::SparseMatrix<double>::InnerIterator it(H, j);

@@ -450,15 +450,15 @@ private:
             // Contact terms on held (obstacle) coordinates are dropped before
             // the sums, so they land in place in the elastic pattern.
             Eigen::SparseMatrix<double> H = incremental_hessian(x);
-            Eigen::SparseMatrix<double> H_contact = barrier.hessian(c, mesh_, x, p_.projection);
-            drop_held(H_contact, held_);
-            add_scaled(H, H_contact);
+            const auto add_contact = [&](Eigen::SparseMatrix<double> H_contact) {
+                drop_held(H_contact, held_);
+                add_scaled(H, H_contact);
+            };
+            add_contact(barrier.hessian(c, mesh_, x, p_.projection));
             if (!friction_.empty()) {
                 const Eigen::MatrixXd U = x - x_start_;
                 g += friction_potential().gradient(friction_, mesh_, U);
-                H_contact = friction_potential().hessian(friction_, mesh_, U);
-                drop_held(H_contact, held_);
-                add_scaled(H, H_contact);
+                add_contact(friction_potential().hessian(friction_, mesh_, U));
             }
             // Held vertices: identity rows and columns, zero gradient, so
             // their step is zero and the unknowns keep their numbering.
@@ -533,7 +533,7 @@ private:
         return false;
     }
 
-    /// Runs the sparse factorisation and solves on one core: while alive,
+    /// Runs CHOLMOD (analysis, factorisation, solves) on one core: while alive,
     /// OpenMP teams default to one thread (so OpenBLAS's OpenMP build calls
     /// its serial kernels) and fixed-size teams shrink to the idle cores.
     /// CHOLMOD's supernodal code opens teams of a compiled-in size (4 in
@@ -567,6 +567,7 @@ private:
     /// sparsity pattern of H changed since the last call.
     Eigen::VectorXd solve(Eigen::SparseMatrix<double>& H, const Eigen::VectorXd& g)
     {
+        [[maybe_unused]] const SerialFactorization serial {};
         H.makeCompressed();
         const bool same_pattern = H.rows() == analysed_rows_
             && std::equal(H.outerIndexPtr(), H.outerIndexPtr() + H.outerSize() + 1, analysed_outer_.begin(),
@@ -579,7 +580,6 @@ private:
             analysed_outer_.assign(H.outerIndexPtr(), H.outerIndexPtr() + H.outerSize() + 1);
             analysed_inner_.assign(H.innerIndexPtr(), H.innerIndexPtr() + H.nonZeros());
         }
-        [[maybe_unused]] const SerialFactorization serial {};
         for (int attempt = 0; attempt < 4; ++attempt) {
             linear_solver_.factorize(H);
             if (linear_solver_.info() == Eigen::Success) {

@@ -178,10 +178,7 @@ public:
                 H.noalias() += (scale * b) * hess_m;
             }
         }
-        if (projection != PSDProjection::none) {
-            return project_translation_invariant_to_psd<Collision::num_vertices>(H, projection);
-        }
-        return H;
+        return project_translation_invariant_to_psd<Collision::num_vertices>(H, projection);
     }
 
     // ------------------------------------------------------------ whole mesh
