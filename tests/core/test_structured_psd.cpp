@@ -1,14 +1,17 @@
 // The structured PSD projection of squared-distance barrier Hessians
 // (detail::project_distance_hessian_to_psd) against the dense eigenvalue
-// projection of the same matrix, and the small Jacobi eigensolver it uses.
+// projection of the same matrix, and the small eigensolver it uses.
 
 #include <catch2/catch.hpp>
 
+#include <ipc/core/math.hpp>
 #include <ipc/core/psd_projection.hpp>
 
 #include <Eigen/Dense>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <random>
 
 namespace {
@@ -128,45 +131,106 @@ TEST_CASE("Structured PSD projection equals the dense projection", "[core][psd]"
     CHECK(checked == 9 * 4 * 60 * 2);
 }
 
-TEST_CASE("Jacobi eigensolver of small symmetric matrices", "[core][psd]")
+namespace {
+// Checks detail::symmetric_tridiagonal_qr_eigen on one matrix against the
+// definition (orthonormal V, A V = V diag(values)) and against Eigen's
+// solver (sorted eigenvalues), all relative to the norm of A.
+template <typename T, int M> void check_eigen(const Eigen::Matrix<T, M, M>& A)
 {
-    std::mt19937_64 rng(7);
+    using Mat = Eigen::Matrix<T, M, M>;
+    Eigen::Matrix<T, M, 1> values;
+    Mat V;
+    ipc::detail::symmetric_tridiagonal_qr_eigen<T, M>(A, values, V);
+    const T eps = std::numeric_limits<T>::epsilon();
+    const T tolerance = T(8 * M) * eps;
+    const T scale = A.norm();
+    REQUIRE(ipc::all_finite(values));
+    REQUIRE(ipc::all_finite(V));
+    CHECK((V.transpose() * V - Mat::Identity()).norm() <= tolerance);
+    CHECK((A * V - V * values.asDiagonal()).norm() <= tolerance * scale);
+    Eigen::Matrix<T, M, 1> sorted = values;
+    std::sort(sorted.data(), sorted.data() + M);
+    const Eigen::Matrix<T, M, 1> expected = Eigen::SelfAdjointEigenSolver<Mat>(A).eigenvalues();
+    CHECK((sorted - expected).norm() <= tolerance * scale);
+}
+
+template <typename T, int M> void check_eigen_family(std::mt19937_64& rng)
+{
+    using Mat = Eigen::Matrix<T, M, M>;
     std::uniform_real_distribution<double> uniform(-1.0, 1.0);
-    for (int trial = 0; trial < 200; ++trial) {
-        Square<5> A;
-        for (int j = 0; j < 5; ++j) {
-            for (int i = 0; i < 5; ++i) {
-                A(i, j) = uniform(rng);
-            }
+    const auto random_orthogonal = [&] {
+        Mat B;
+        for (int k = 0; k < M * M; ++k) {
+            B.data()[k] = T(uniform(rng));
+        }
+        return Mat(Eigen::HouseholderQR<Mat>(B).householderQ());
+    };
+    for (int trial = 0; trial < 60; ++trial) {
+        Mat A;
+        for (int k = 0; k < M * M; ++k) {
+            A.data()[k] = T(uniform(rng));
         }
         A = (A + A.transpose()).eval();
-        if (trial % 5 == 1) { // repeated eigenvalues
-            const Eigen::HouseholderQR<Square<5>> qr(A);
-            const Square<5> Q = qr.householderQ();
-            Eigen::Matrix<double, 5, 1> d(2, 2, -1, -1, 0);
-            A = Q * d.asDiagonal() * Q.transpose();
-        } else if (trial % 5 == 2) { // already diagonal
+        Eigen::Matrix<T, M, 1> d;
+        switch (trial % 8) {
+        case 1: // eigenvalues repeated in clusters, some zero
+            for (int k = 0; k < M; ++k) {
+                d[k] = T(k % 3 - 1);
+            }
+            A = random_orthogonal() * d.asDiagonal() * random_orthogonal().transpose();
+            A = ((A + A.transpose()) / T(2)).eval();
+            break;
+        case 2: // already diagonal
             A = A.diagonal().asDiagonal();
-        } else if (trial % 5 == 3) { // zero block
-            A.bottomRows<2>().setZero();
-            A.rightCols<2>().setZero();
+            break;
+        case 3: // a zero block
+            A.bottomRows(M / 2).setZero();
+            A.rightCols(M / 2).setZero();
+            break;
+        case 4: { // graded spectrum over many orders of magnitude
+            const Mat Q = random_orthogonal();
+            for (int k = 0; k < M; ++k) {
+                d[k] = T((k % 2 ? -1 : 1) * std::pow(10.0, -2.0 * k));
+            }
+            A = Q * d.asDiagonal() * Q.transpose();
+            A = ((A + A.transpose()) / T(2)).eval();
+            break;
         }
-        Square<5> D = A;
-        Square<5> V;
-        ipc::detail::symmetric_jacobi_eigen<double, 5>(D, V);
-        const double scale = A.norm() + 1e-300;
-        CHECK((V.transpose() * V - Square<5>::Identity()).norm() <= 1e-14);
-        Square<5> off = D;
-        off.diagonal().setZero();
-        CHECK(off.norm() <= 1e-14 * scale);
-        CHECK((V * D.diagonal().asDiagonal() * V.transpose() - A).norm() <= 1e-14 * scale);
-        Eigen::Matrix<double, 5, 1> values = D.diagonal();
-        std::sort(values.data(), values.data() + 5);
-        const Eigen::Matrix<double, 5, 1> expected = Eigen::SelfAdjointEigenSolver<Square<5>>(A).eigenvalues();
-        CHECK((values - expected).norm() <= 1e-14 * scale);
+        case 5: { // rank one
+            const Eigen::Matrix<T, M, 1> v = random_orthogonal().col(0);
+            A = v * v.transpose();
+            break;
+        }
+        case 6: // tiny and huge scales (no under- or overflow inside)
+            A *= T(std::numeric_limits<T>::min_exponent10 < -300 ? 1e-200 : 1e-25);
+            break;
+        case 7:
+            A *= T(std::numeric_limits<T>::max_exponent10 > 300 ? 1e200 : 1e25);
+            break;
+        default:
+            break;
+        }
+        check_eigen<T, M>(A);
     }
-    Square<5> zero = Square<5>::Zero(), V;
-    ipc::detail::symmetric_jacobi_eigen<double, 5>(zero, V);
-    CHECK(zero == Square<5>::Zero());
-    CHECK(V == Square<5>::Identity());
+    Mat V;
+    Eigen::Matrix<T, M, 1> values;
+    ipc::detail::symmetric_tridiagonal_qr_eigen<T, M>(Mat::Zero(), values, V);
+    CHECK(values == Eigen::Matrix<T, M, 1>::Zero());
+    CHECK(V == Mat::Identity());
+}
+} // namespace
+
+TEST_CASE("Small symmetric eigensolver (tridiagonal QR) against Eigen", "[core][psd]")
+{
+    std::mt19937_64 rng(7);
+    check_eigen_family<double, 1>(rng);
+    check_eigen_family<double, 2>(rng);
+    check_eigen_family<double, 3>(rng);
+    check_eigen_family<double, 5>(rng);
+    check_eigen_family<double, 6>(rng);
+    check_eigen_family<double, 9>(rng);
+    check_eigen_family<double, 12>(rng);
+    check_eigen_family<float, 5>(rng);
+    check_eigen_family<float, 9>(rng);
+    check_eigen_family<long double, 9>(rng);
 }
