@@ -251,24 +251,28 @@ namespace detail {
         return g;
     }
 
-    /// Region of the closest points of two segments that are not nearly
-    /// parallel, decided by clamping the line parameters (the squared
-    /// distance is convex in (s, t), so these clamps give the constrained
-    /// minimiser): s is clamped to [0, 1], t is optimised for that s and
-    /// clamped, and if t was clamped s is optimised again for that end of b.
-    /// The unconstrained parameters come from the Lagrange-identity forms
-    /// s mm = m . (v x w), t mm = m . (u x w) (accurate near the
-    /// interior/boundary decision, the same test as classify_edge_edge); the
-    /// rest from the Gram entries. Agrees with classify_edge_edge's region.
-    template <typename T> inline EdgeEdgeDistanceType nonparallel_edge_edge_region(const EdgeEdgeGeometry<T>& g)
+    /// Closest points ea0 + s u and eb0 + t v of two segments that are not
+    /// nearly parallel, with the state of each parameter (0: at 0, 1: inside,
+    /// 2: at 1); the states name the region.
+    template <typename T> struct EdgeEdgeClosestParameters {
+        T s, t;
+        int s_state, t_state;
+    };
+
+    /// The constrained minimiser of |w + s u - t v|^2 over the unit square
+    /// for segments that are not nearly parallel, found by clamping (the
+    /// squared distance is convex in (s, t)): s is clamped to [0, 1], t is
+    /// optimised for that s and clamped, and if t was clamped s is optimised
+    /// again for that end of b. The unconstrained parameters come from the
+    /// Lagrange-identity forms s mm = m . (v x w), t mm = m . (u x w)
+    /// (accurate near the interior/boundary decision, the same test as
+    /// classify_edge_edge); the rest from the Gram entries. Every comparison
+    /// is independent of the others and the decisions combine by selects and
+    /// small table lookups, so random input costs no branch mispredictions.
+    /// Agrees with classify_edge_edge's region.
+    template <typename T>
+    inline EdgeEdgeClosestParameters<T> nonparallel_edge_edge_parameters(const EdgeEdgeGeometry<T>& g)
     {
-        using Type = EdgeEdgeDistanceType;
-        // [state of s][state of t], state 0: at 0, 1: inside, 2: at 1.
-        static constexpr Type map[3][3] = {
-            { Type::EA0_EB0, Type::EA0_EB, Type::EA0_EB1 },
-            { Type::EA_EB0, Type::EA_EB, Type::EA_EB1 },
-            { Type::EA1_EB0, Type::EA1_EB, Type::EA1_EB1 },
-        };
         T vw[3], uw[3];
         cross3(g.v, g.w, vw);
         cross3(g.u, g.w, uw);
@@ -277,24 +281,41 @@ namespace detail {
         const T b = dot3(g.u, g.v);
         const T d = dot3(g.u, g.w);
         const T e = dot3(g.v, g.w);
-        // Every comparison is independent of the others (short dependency
-        // chains), and the decisions combine by small table lookups, so
-        // random input costs no branch mispredictions. State of x / den: 0 at
-        // or below 0, 1 inside, 2 at or above 1.
+        // State of x / den: 0 at or below 0, 1 inside, 2 at or above 1.
         const auto state = [](const T& x, const T& den) { return int(x > T(0)) + int(!(x < den)); };
         const int s_state = state(s_num, g.mm);
-        // t optimal for the clamped s: free (s inside), for s = 0, for s = 1.
-        const int t_free = state(t_num, g.mm);
-        const int t_at_s0 = state(e, g.c);
-        const int t_at_s1 = state(b + e, g.c);
-        // s optimal for the clamped t: for t = 0, for t = 1.
-        const int s_at_t0 = state(-d, g.a);
-        const int s_at_t1 = state(b - d, g.a);
-        const int t_choices[3] = { t_at_s0, t_free, t_at_s1 };
-        const int t_state = t_choices[s_state];
-        const int s_choices[3] = { s_at_t0, s_state, s_at_t1 };
-        const int s_final = s_choices[t_state];
-        return map[s_final][t_state];
+        // t optimal for the clamped s: for s = 0, free (s inside), for s = 1.
+        const T t_nums[3] = { e, t_num, b + e };
+        const T t_dens[3] = { g.c, g.mm, g.c };
+        const int t_states[3] = { state(e, g.c), state(t_num, g.mm), state(b + e, g.c) };
+        const int t_state = t_states[s_state];
+        // s optimal for the clamped t: for t = 0, (s kept), for t = 1.
+        const T s_nums[3] = { -d, s_num, b - d };
+        const T s_dens[3] = { g.a, g.mm, g.a };
+        const int s_states[3] = { state(-d, g.a), s_state, state(b - d, g.a) };
+        const int s_final = s_states[t_state];
+        const T ends[3] = { T(0), T(0), T(1) };
+        EdgeEdgeClosestParameters<T> p;
+        p.s_state = s_final;
+        p.t_state = t_state;
+        p.t = t_state == 1 ? T(t_nums[s_state] / t_dens[s_state]) : ends[t_state];
+        p.s = s_final == 1 ? T(s_nums[t_state] / s_dens[t_state]) : ends[s_final];
+        return p;
+    }
+
+    /// Region of the closest points of two segments that are not nearly
+    /// parallel (see nonparallel_edge_edge_parameters).
+    template <typename T> inline EdgeEdgeDistanceType nonparallel_edge_edge_region(const EdgeEdgeGeometry<T>& g)
+    {
+        using Type = EdgeEdgeDistanceType;
+        // [state of s][state of t]
+        static constexpr Type map[3][3] = {
+            { Type::EA0_EB0, Type::EA0_EB, Type::EA0_EB1 },
+            { Type::EA_EB0, Type::EA_EB, Type::EA_EB1 },
+            { Type::EA1_EB0, Type::EA1_EB, Type::EA1_EB1 },
+        };
+        const EdgeEdgeClosestParameters<T> p = nonparallel_edge_edge_parameters<T>(g);
+        return map[p.s_state][p.t_state];
     }
 
     template <typename T>

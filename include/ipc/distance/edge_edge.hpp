@@ -6,11 +6,13 @@
 /// The automatic overloads pick the region with edge_edge_distance_type (the
 /// value overload with the equivalent candidate search, which can pick the
 /// other of two regions that tie up to rounding) and return the
-/// value/derivatives of that region's formula: point-point between
-/// endpoints, point-line between an endpoint and the other edge, or line-line
-/// between the interiors. Parallel or nearly parallel edges and zero-length
-/// edges never use the line-line formula: the closest endpoint-edge formula is
-/// used, with its own derivatives (zero for the vertices it does not involve).
+/// value/Hessian of that region's formula: point-point between endpoints,
+/// point-line between an endpoint and the other edge, or line-line between
+/// the interiors. The automatic gradient needs no formula: it is formed from
+/// the closest points themselves (envelope theorem), the same function up to
+/// rounding. Parallel or nearly parallel edges and zero-length edges never
+/// use the line-line formula: the closest endpoint-edge formula is used, with
+/// its own derivatives (zero for the vertices it does not involve).
 /// The distance is continuous everywhere but not differentiable across
 /// parallel configurations; multiply barrier terms by edge_edge_mollifier
 /// (edge_edge_mollifier.hpp) for a C1 potential. The automatic value overload
@@ -24,6 +26,29 @@
 #include <ipc/distance/point_point.hpp>
 
 namespace ipc {
+
+namespace detail {
+    /// Gradient of the squared distance between two segments that are not
+    /// nearly parallel, with respect to (ea0, ea1, eb0, eb1), from their
+    /// closest points pa = ea0 + s u and pb = eb0 + t v. By the envelope
+    /// theorem the minimisation over (s, t) contributes nothing, so with
+    /// r = pa - pb it is (2 (1 - s) r, 2 s r, -2 (1 - t) r, -2 t r) in every
+    /// region: no formula to select, hence no branch.
+    template <typename T>
+    inline Vector<T, 12> nonparallel_edge_edge_distance_squared_gradient(const EdgeEdgeGeometry<T>& g)
+    {
+        const EdgeEdgeClosestParameters<T> p = nonparallel_edge_edge_parameters<T>(g);
+        const T weights[4] = { T(2) * (T(1) - p.s), T(2) * p.s, T(-2) * (T(1) - p.t), T(-2) * p.t };
+        Vector<T, 12> grad;
+        for (int i = 0; i < 3; ++i) {
+            const T r = g.w[i] + p.s * g.u[i] - p.t * g.v[i];
+            for (int k = 0; k < 4; ++k) {
+                grad[3 * k + i] = weights[k] * r;
+            }
+        }
+        return grad;
+    }
+} // namespace detail
 
 /// Squared distance (length^2) between edges a and b using the formula of
 /// the given region.
@@ -108,8 +133,19 @@ inline auto edge_edge_distance_squared_gradient(
     const Eigen::MatrixBase<DA0>& ea0, const Eigen::MatrixBase<DA1>& ea1,
     const Eigen::MatrixBase<DB0>& eb0, const Eigen::MatrixBase<DB1>& eb1)
 {
+    using Traits = detail::stencil_traits<DA0, DA1, DB0, DB1>;
+    static_assert(Traits::dim == 3, "edge-edge distance is 3D only");
+    using T = typename Traits::Scalar;
+    const detail::contiguous_point_t<DA0> a0 = ea0.derived();
+    const detail::contiguous_point_t<DA1> a1 = ea1.derived();
+    const detail::contiguous_point_t<DB0> b0 = eb0.derived();
+    const detail::contiguous_point_t<DB1> b1 = eb1.derived();
+    const detail::EdgeEdgeGeometry<T> g = detail::edge_edge_geometry<T>(a0.data(), a1.data(), b0.data(), b1.data());
+    if (!g.parallel()) {
+        return detail::nonparallel_edge_edge_distance_squared_gradient<T>(g);
+    }
     return edge_edge_distance_squared_gradient(
-        ea0, ea1, eb0, eb1, edge_edge_distance_type(ea0, ea1, eb0, eb1));
+        ea0, ea1, eb0, eb1, detail::classify_edge_edge<T>(ea0, ea1, eb0, eb1).type);
 }
 
 /// Hessian with respect to (ea0, ea1, eb0, eb1) (12x12) using the formula of
