@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <limits>
+#include <random>
 #include <vector>
 
 TEST_CASE("require throws ipc errors with the message", "[core]")
@@ -57,6 +58,55 @@ TEST_CASE("project_to_psd", "[core]")
     // A PSD matrix comes back unchanged.
     const Eigen::Matrix3d S = A * A.transpose();
     CHECK(ipc::project_to_psd(S) == S);
+}
+
+namespace {
+/// Symmetric matrix U diag(lambda) U^T with a random orthogonal U and
+/// `negatives` of its n eigenvalues negative (magnitudes 1e-3 to 10).
+template <typename M> M with_spectrum(std::mt19937_64& rng, int n, int negatives)
+{
+    std::uniform_real_distribution<double> magnitude(-3.0, 1.0);
+    const Eigen::MatrixXd random = Eigen::MatrixXd::NullaryExpr(n, n, [&] { return magnitude(rng); });
+    const Eigen::HouseholderQR<Eigen::MatrixXd> qr(random);
+    const Eigen::MatrixXd U = qr.householderQ();
+    Eigen::VectorXd lambda(n);
+    for (int i = 0; i < n; ++i) {
+        lambda[i] = (i < negatives ? -1.0 : 1.0) * std::pow(10.0, magnitude(rng));
+    }
+    const Eigen::MatrixXd A = U * lambda.asDiagonal() * U.transpose();
+    return M(0.5 * (A + A.transpose()));
+}
+
+/// project_to_psd against the reconstruction from Eigen's eigensolver, for
+/// every count of negative eigenvalues.
+template <typename M> void check_projection_against_reconstruction(int n)
+{
+    std::mt19937_64 rng(4100 + n);
+    for (int negatives = 0; negatives <= n; ++negatives) {
+        for (int trial = 0; trial < 5; ++trial) {
+            const M A = with_spectrum<M>(rng, n, negatives);
+            const Eigen::MatrixXd dense = A;
+            const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(dense);
+            for (const auto method : { ipc::PSDProjection::clamp, ipc::PSDProjection::abs }) {
+                const Eigen::VectorXd projected = method == ipc::PSDProjection::clamp
+                    ? Eigen::VectorXd(eig.eigenvalues().cwiseMax(0.0))
+                    : Eigen::VectorXd(eig.eigenvalues().cwiseAbs());
+                const Eigen::MatrixXd expected = eig.eigenvectors() * projected.asDiagonal() * eig.eigenvectors().transpose();
+                const M P = ipc::project_to_psd(A, method);
+                CHECK((Eigen::MatrixXd(P) - expected).norm() <= 1e-12 * (1 + dense.norm()));
+                CHECK(P == P.transpose());
+            }
+        }
+    }
+}
+} // namespace
+
+TEST_CASE("project_to_psd matches the eigen-reconstruction for any number of negative eigenvalues", "[core]")
+{
+    check_projection_against_reconstruction<Eigen::Matrix<double, 5, 5>>(5);
+    check_projection_against_reconstruction<Eigen::Matrix<double, 9, 9>>(9);
+    check_projection_against_reconstruction<Eigen::Matrix<double, 12, 12>>(12);
+    check_projection_against_reconstruction<Eigen::MatrixXd>(7);
 }
 
 namespace {

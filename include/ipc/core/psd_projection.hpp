@@ -211,47 +211,84 @@ project_to_psd(const Eigen::MatrixBase<Derived>& H, PSDProjection method = PSDPr
         values = eig.eigenvalues();
         vectors = eig.eigenvectors();
     }
+    // H minus its negative part: H + sum over lambda_i < 0 of c |lambda_i| v_i v_i^T
+    // (c = 1 clamps, c = 2 flips), each term formed as w w^T with
+    // w = sqrt(c |lambda_i|) v_i so the result is exactly symmetric. Usually
+    // few eigenvalues are negative, so this costs a few rank-one updates
+    // instead of a full V diag(lambda) V^T.
+    using std::sqrt;
+    const Scalar factor = method == PSDProjection::abs ? Scalar(2) : Scalar(1);
+    MatrixType out;
     bool changed = false;
     for (Eigen::Index i = 0; i < values.size(); ++i) {
         if (values[i] < Scalar(0)) {
-            values[i] = method == PSDProjection::abs ? Scalar(-values[i]) : Scalar(0);
-            changed = true;
+            if (!changed) {
+                out = H.template selfadjointView<Eigen::Lower>();
+                changed = true;
+            }
+            const Eigen::Matrix<Scalar, size, 1, Eigen::ColMajor, Derived::MaxRowsAtCompileTime, 1> w
+                = sqrt(-factor * values[i]) * vectors.col(i);
+            out.noalias() += w * w.transpose();
         }
     }
     if (!changed) {
         return H;
     }
-    return vectors * values.asDiagonal() * vectors.transpose();
+    return out;
 }
 
 namespace detail {
-    /// Orthonormal basis (3N x 3(N - 1)) of the motions of N points that are
-    /// not rigid translations: Helmert contrasts between the points, times
-    /// the 3 x 3 identity.
-    template <typename Scalar, int N> Matrix<Scalar, 3 * N, 3 * (N - 1)> translation_free_basis()
+    /// Helmert contrasts: an orthonormal N x (N - 1) basis of the vectors
+    /// orthogonal to (1, ..., 1). Times the 3 x 3 identity it spans the
+    /// motions of N points in 3D that are not rigid translations.
+    template <typename Scalar, int N> Matrix<Scalar, N, N - 1> helmert_contrasts()
     {
         using std::sqrt;
-        Matrix<Scalar, 3 * N, 3 * (N - 1)> Q = Matrix<Scalar, 3 * N, 3 * (N - 1)>::Zero();
+        Matrix<Scalar, N, N - 1> P = Matrix<Scalar, N, N - 1>::Zero();
         for (int k = 1; k < N; ++k) {
             const Scalar scale = Scalar(1) / sqrt(Scalar(k) * Scalar(k + 1));
             for (int j = 0; j <= k; ++j) {
-                const Scalar value = j < k ? scale : Scalar(-k) * scale;
-                for (int d = 0; d < 3; ++d) {
-                    Q(3 * j + d, 3 * (k - 1) + d) = value;
+                P(j, k - 1) = j < k ? scale : Scalar(-k) * scale;
+            }
+        }
+        return P;
+    }
+
+    /// (P^T (x) I3) H (P (x) I3) for a 3N x 3N H and an N x K matrix P,
+    /// by 3-row and 3-column block combinations (P's zeros skipped): the
+    /// Kronecker structure makes this several times cheaper than dense
+    /// products with P (x) I3.
+    template <int N, int K, typename Scalar>
+    Matrix<Scalar, 3 * K, 3 * K> kronecker_congruence(const Matrix<Scalar, N, K>& P, const Matrix<Scalar, 3 * N, 3 * N>& H)
+    {
+        Matrix<Scalar, 3 * K, 3 * N> rows = Matrix<Scalar, 3 * K, 3 * N>::Zero();
+        for (int a = 0; a < K; ++a) {
+            for (int i = 0; i < N; ++i) {
+                if (P(i, a) != Scalar(0)) {
+                    rows.template middleRows<3>(3 * a) += P(i, a) * H.template middleRows<3>(3 * i);
                 }
             }
         }
-        return Q;
+        Matrix<Scalar, 3 * K, 3 * K> out = Matrix<Scalar, 3 * K, 3 * K>::Zero();
+        for (int b = 0; b < K; ++b) {
+            for (int j = 0; j < N; ++j) {
+                if (P(j, b) != Scalar(0)) {
+                    out.template middleCols<3>(3 * b) += P(j, b) * rows.template middleCols<3>(3 * j);
+                }
+            }
+        }
+        return out;
     }
 } // namespace detail
 
 /// PSD projection of the 3N x 3N Hessian H of a translation-invariant energy
 /// of N points in 3D (elastic elements, contact stencils: H annihilates rigid
-/// translations). Projects the 3(N - 1) x 3(N - 1) block Q^T H Q in an
-/// orthonormal translation-free basis Q and maps it back: equal to
-/// project_to_psd(H, method) up to round-off (the translation part of H,
-/// zero in exact arithmetic, is dropped), with an eigendecomposition about
-/// (N / (N - 1))^3 times cheaper (2.4x for 4 points).
+/// translations). Projects the 3(N - 1) x 3(N - 1) block Q^T H Q in the
+/// orthonormal translation-free basis Q = P (x) I3 (P: Helmert contrasts)
+/// and maps it back: equal to project_to_psd(H, method) up to round-off (the
+/// translation part of H, zero in exact arithmetic, is dropped), with an
+/// eigendecomposition about (N / (N - 1))^3 times cheaper (2.4x for 4
+/// points); both changes of basis work on 3 x 3 blocks.
 template <int N, typename Scalar>
 Matrix<Scalar, 3 * N, 3 * N>
 project_translation_invariant_to_psd(const Matrix<Scalar, 3 * N, 3 * N>& H, PSDProjection method = PSDProjection::clamp)
@@ -260,10 +297,11 @@ project_translation_invariant_to_psd(const Matrix<Scalar, 3 * N, 3 * N>& H, PSDP
     if (method == PSDProjection::none) {
         return H;
     }
-    static const Matrix<Scalar, 3 * N, 3 * (N - 1)> Q = detail::translation_free_basis<Scalar, N>();
-    const Matrix<Scalar, 3 * (N - 1), 3 * (N - 1)> reduced = Q.transpose() * H * Q;
-    const Matrix<Scalar, 3 * (N - 1), 3 * (N - 1)> projected = project_to_psd(reduced, method);
-    return Q * projected * Q.transpose();
+    static const Matrix<Scalar, N, N - 1> P = detail::helmert_contrasts<Scalar, N>();
+    static const Matrix<Scalar, N - 1, N> PT = P.transpose();
+    const Matrix<Scalar, 3 * (N - 1), 3 * (N - 1)> projected
+        = project_to_psd(detail::kronecker_congruence<N, N - 1, Scalar>(P, H), method);
+    return detail::kronecker_congruence<N - 1, N, Scalar>(PT, projected);
 }
 
 namespace detail {
