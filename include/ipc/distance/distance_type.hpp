@@ -251,6 +251,21 @@ namespace detail {
         return g;
     }
 
+    /// The same from the stencil's points, read in place where they are
+    /// contiguous (see contiguous_point_t).
+    template <typename DA0, typename DA1, typename DB0, typename DB1>
+    inline EdgeEdgeGeometry<typename DA0::Scalar> edge_edge_geometry(
+        const Eigen::MatrixBase<DA0>& ea0, const Eigen::MatrixBase<DA1>& ea1,
+        const Eigen::MatrixBase<DB0>& eb0, const Eigen::MatrixBase<DB1>& eb1)
+    {
+        using T = typename DA0::Scalar;
+        const contiguous_point_t<DA0> a0 = ea0.derived();
+        const contiguous_point_t<DA1> a1 = ea1.derived();
+        const contiguous_point_t<DB0> b0 = eb0.derived();
+        const contiguous_point_t<DB1> b1 = eb1.derived();
+        return edge_edge_geometry<T>(a0.data(), a1.data(), b0.data(), b1.data());
+    }
+
     /// Closest points ea0 + s u and eb0 + t v of two segments that are not
     /// nearly parallel, with the state of each parameter (0: at 0, 1: inside,
     /// 2: at 1); the states name the region.
@@ -420,11 +435,7 @@ inline EdgeEdgeDistanceType edge_edge_distance_type(
     using Traits = detail::stencil_traits<DA0, DA1, DB0, DB1>;
     static_assert(Traits::dim == 3, "edge-edge distance is 3D only");
     using T = typename Traits::Scalar;
-    const detail::contiguous_point_t<DA0> a0 = ea0.derived();
-    const detail::contiguous_point_t<DA1> a1 = ea1.derived();
-    const detail::contiguous_point_t<DB0> b0 = eb0.derived();
-    const detail::contiguous_point_t<DB1> b1 = eb1.derived();
-    const detail::EdgeEdgeGeometry<T> g = detail::edge_edge_geometry<T>(a0.data(), a1.data(), b0.data(), b1.data());
+    const detail::EdgeEdgeGeometry<T> g = detail::edge_edge_geometry(ea0, ea1, eb0, eb1);
     if (!g.parallel()) {
         return detail::nonparallel_edge_edge_region<T>(g);
     }

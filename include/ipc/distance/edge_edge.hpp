@@ -136,11 +136,7 @@ inline auto edge_edge_distance_squared_gradient(
     using Traits = detail::stencil_traits<DA0, DA1, DB0, DB1>;
     static_assert(Traits::dim == 3, "edge-edge distance is 3D only");
     using T = typename Traits::Scalar;
-    const detail::contiguous_point_t<DA0> a0 = ea0.derived();
-    const detail::contiguous_point_t<DA1> a1 = ea1.derived();
-    const detail::contiguous_point_t<DB0> b0 = eb0.derived();
-    const detail::contiguous_point_t<DB1> b1 = eb1.derived();
-    const detail::EdgeEdgeGeometry<T> g = detail::edge_edge_geometry<T>(a0.data(), a1.data(), b0.data(), b1.data());
+    const detail::EdgeEdgeGeometry<T> g = detail::edge_edge_geometry(ea0, ea1, eb0, eb1);
     if (!g.parallel()) {
         return detail::nonparallel_edge_edge_distance_squared_gradient<T>(g);
     }
