@@ -23,7 +23,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
-#include <functional>
 #include <cstdlib>
 #include <fstream>
 #include <string>
@@ -65,12 +64,9 @@ BroadPhaseParts broad_phase_parts(const ipc::CollisionMesh& mesh, const ipc::Pri
     d::PrimitiveTree<3> faces;
     d::PrimitiveTree<1> vertices;
     parts.build_ms = best_ms("  builds", repeats, [&] {
-        std::function<void()> builds[3] = {
-            [&] { edges.build(boxes.edges, all_edges, [&](ipc::Index e, int k) { return E(e, k); }); },
-            [&] { faces.build(boxes.faces, all_faces, [&](ipc::Index f, int k) { return F(f, k); }); },
-            [&] { vertices.build(boxes.vertices, mesh.collision_vertices(), [](ipc::Index v, int) { return v; }); },
-        };
-        ipc::parallel_for(0, 3, [&](std::ptrdiff_t b) { builds[b](); });
+        edges.build(boxes.edges, all_edges, [&](ipc::Index e, int k) { return E(e, k); });
+        faces.build(boxes.faces, all_faces, [&](ipc::Index f, int k) { return F(f, k); });
+        vertices.build(boxes.vertices, mesh.collision_vertices(), [](ipc::Index v, int) { return v; });
     });
     const int vertex_shift = d::bits_for(std::size_t(mesh.num_vertices()));
     const int edge_shift = d::bits_for(std::size_t(mesh.num_edges()));

@@ -15,6 +15,7 @@
 #include <ipc/broad_phase/brute_force.hpp>
 #include <ipc/broad_phase/bvh.hpp>
 #include <ipc/broad_phase/candidates.hpp>
+#include <ipc/broad_phase/radix_sort.hpp>
 #include <ipc/broad_phase/spatial_hash.hpp>
 #include <ipc/broad_phase/sweep_and_prune.hpp>
 #include <ipc/core/error.hpp>
@@ -24,7 +25,6 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <utility>
 #include <vector>
 
@@ -68,13 +68,6 @@ namespace detail {
             ids[size_t(i)] = i;
         }
         return ids;
-    }
-
-    /// Number of parallel work units for n items (does not change results).
-    inline std::ptrdiff_t work_blocks(std::ptrdiff_t n)
-    {
-        const std::ptrdiff_t blocks = std::min<std::ptrdiff_t>(n / 256 + 1, 8 * std::ptrdiff_t(max_threads()));
-        return std::max<std::ptrdiff_t>(1, blocks);
     }
 
     /// Concatenates the per-block lists in block order.
@@ -231,79 +224,27 @@ namespace detail {
         sorted_from_buffers(buffers, num_first, make, out);
     }
 
-    /// Number of bits needed to write every value in [0, n).
-    inline int bits_for(std::size_t n)
-    {
-        int bits = 0;
-        while (bits < 63 && (std::size_t(1) << bits) < n) {
-            ++bits;
-        }
-        return bits;
-    }
-
-    /// Sorts keys whose values lie below 2^bits, ascending, by a parallel
-    /// least-significant-digit radix sort (at most 10 bits per pass). The
-    /// result is the unique sorted order, whatever the thread count.
-    inline void radix_sort_keys(std::vector<std::uint64_t>& keys, int bits)
-    {
-        const std::size_t n = keys.size();
-        if (n < 2 || bits <= 0) {
-            return;
-        }
-        if (n < 512) {
-            std::sort(keys.begin(), keys.end());
-            return;
-        }
-        const int passes = (bits + 9) / 10;
-        const int digit_bits = (bits + passes - 1) / passes;
-        const std::size_t radix = std::size_t(1) << digit_bits;
-        const std::uint64_t mask = radix - 1;
-        const std::ptrdiff_t chunks = std::max<std::ptrdiff_t>(1, std::min<std::ptrdiff_t>(max_threads(), std::ptrdiff_t(n / 4096) + 1));
-        std::vector<std::uint64_t> buffer(n);
-        std::vector<std::size_t> counts(std::size_t(chunks) * radix);
-        const auto chunk_begin = [&](std::ptrdiff_t c) { return n * std::size_t(c) / std::size_t(chunks); };
-        for (int pass = 0; pass < passes; ++pass) {
-            const int shift = pass * digit_bits;
-            parallel_for(0, chunks, [&](std::ptrdiff_t c) {
-                std::size_t* count = counts.data() + std::size_t(c) * radix;
-                std::fill(count, count + radix, std::size_t(0));
-                for (std::size_t i = chunk_begin(c), end = chunk_begin(c + 1); i < end; ++i) {
-                    ++count[(keys[i] >> shift) & mask];
-                }
-            });
-            std::size_t offset = 0;
-            for (std::size_t d = 0; d < radix; ++d) {
-                for (std::ptrdiff_t c = 0; c < chunks; ++c) {
-                    std::size_t& count = counts[std::size_t(c) * radix + d];
-                    const std::size_t here = count;
-                    count = offset;
-                    offset += here;
-                }
-            }
-            parallel_for(0, chunks, [&](std::ptrdiff_t c) {
-                std::size_t* next = counts.data() + std::size_t(c) * radix;
-                for (std::size_t i = chunk_begin(c), end = chunk_begin(c + 1); i < end; ++i) {
-                    const std::uint64_t key = keys[i];
-                    buffer[next[(key >> shift) & mask]++] = key;
-                }
-            });
-            keys.swap(buffer);
-        }
-    }
-
     /// Bit k set when box slot of leaf a may overlap box k of leaf b (single
     /// precision, conservative; padding slots of b never match).
     inline unsigned leaf_overlap_mask(const BVH::LeafBoxes& a, std::int32_t slot, const BVH::LeafBoxes& b)
     {
-        static_assert(BVH::leaf_size == 4, "the packed test handles four slots");
+        static_assert(BVH::leaf_size % 4 == 0 && BVH::leaf_size <= 8, "the packed test handles 4 or 8 slots");
 #if defined(__SSE2__) || defined(_M_X64)
-        __m128 hit = _mm_cmple_ps(_mm_set1_ps(a.lower[0][slot]), _mm_loadu_ps(b.upper[0]));
-        hit = _mm_and_ps(hit, _mm_cmple_ps(_mm_loadu_ps(b.lower[0]), _mm_set1_ps(a.upper[0][slot])));
-        hit = _mm_and_ps(hit, _mm_cmple_ps(_mm_set1_ps(a.lower[1][slot]), _mm_loadu_ps(b.upper[1])));
-        hit = _mm_and_ps(hit, _mm_cmple_ps(_mm_loadu_ps(b.lower[1]), _mm_set1_ps(a.upper[1][slot])));
-        hit = _mm_and_ps(hit, _mm_cmple_ps(_mm_set1_ps(a.lower[2][slot]), _mm_loadu_ps(b.upper[2])));
-        hit = _mm_and_ps(hit, _mm_cmple_ps(_mm_loadu_ps(b.lower[2]), _mm_set1_ps(a.upper[2][slot])));
-        return unsigned(_mm_movemask_ps(hit));
+        const __m128 lower[3] = { _mm_set1_ps(a.lower[0][slot]), _mm_set1_ps(a.lower[1][slot]),
+                                  _mm_set1_ps(a.lower[2][slot]) };
+        const __m128 upper[3] = { _mm_set1_ps(a.upper[0][slot]), _mm_set1_ps(a.upper[1][slot]),
+                                  _mm_set1_ps(a.upper[2][slot]) };
+        unsigned mask = 0;
+        for (std::int32_t k = 0; k < BVH::leaf_size; k += 4) {
+            __m128 hit = _mm_cmple_ps(lower[0], _mm_loadu_ps(b.upper[0] + k));
+            hit = _mm_and_ps(hit, _mm_cmple_ps(_mm_loadu_ps(b.lower[0] + k), upper[0]));
+            hit = _mm_and_ps(hit, _mm_cmple_ps(lower[1], _mm_loadu_ps(b.upper[1] + k)));
+            hit = _mm_and_ps(hit, _mm_cmple_ps(_mm_loadu_ps(b.lower[1] + k), upper[1]));
+            hit = _mm_and_ps(hit, _mm_cmple_ps(lower[2], _mm_loadu_ps(b.upper[2] + k)));
+            hit = _mm_and_ps(hit, _mm_cmple_ps(_mm_loadu_ps(b.lower[2] + k), upper[2]));
+            mask |= unsigned(_mm_movemask_ps(hit)) << k;
+        }
+        return mask;
 #else
         unsigned mask = 0;
         for (std::int32_t k = 0; k < BVH::leaf_size; ++k) {
@@ -316,11 +257,23 @@ namespace detail {
 #endif
     }
 
+    /// Bits (i, k) = leaf_size i + k with k > i: the pairs inside one leaf.
+    constexpr std::uint64_t same_leaf_pairs()
+    {
+        std::uint64_t mask = 0;
+        for (int i = 0; i < BVH::leaf_size; ++i) {
+            for (int k = i + 1; k < BVH::leaf_size; ++k) {
+                mask |= std::uint64_t(1) << (BVH::leaf_size * i + k);
+            }
+        }
+        return mask;
+    }
+
     /// Index of the lowest set bit of mask (mask != 0).
-    inline std::int32_t lowest_set_bit(unsigned mask)
+    inline std::int32_t lowest_set_bit(std::uint64_t mask)
     {
 #if defined(__GNUC__) || defined(__clang__)
-        return std::int32_t(__builtin_ctz(mask));
+        return std::int32_t(__builtin_ctzll(mask));
 #else
         std::int32_t bit = 0;
         while (!(mask & 1u)) {
@@ -363,13 +316,14 @@ namespace detail {
             const std::vector<Index>& sorted = tree.sorted_ids();
             ids.resize(sorted.size());
             vertices.resize(sorted.size() * Count);
-            for (std::size_t i = 0; i < sorted.size(); ++i) {
+            parallel_for(0, std::ptrdiff_t(sorted.size()), [&](std::ptrdiff_t slot) {
+                const std::size_t i = std::size_t(slot);
                 const bool padding = sorted[i] < 0;
                 ids[i] = padding ? 0u : std::uint32_t(sorted[i]);
                 for (int k = 0; k < Count; ++k) {
                     vertices[i * Count + std::size_t(k)] = padding ? -1 : std::int32_t(vertex(sorted[i], k));
                 }
-            }
+            });
         }
     };
 
@@ -405,14 +359,13 @@ namespace detail {
             const BVH::LeafBoxes& leaf_a = leaves_a[a_begin / slots];
             const BVH::LeafBoxes& leaf_b = leaves_b[b_begin / slots];
             // Single-precision tests of the whole leaf pair first (padding
-            // slots never pass): bit 4 i + k for slot i of a against slot k of b.
-            unsigned mask = 0;
+            // slots never pass): bit slots i + k for slot i of a against slot k of b.
+            std::uint64_t mask = 0;
             for (std::int32_t slot = 0; slot < slots; ++slot) {
-                mask |= leaf_overlap_mask(leaf_a, slot, leaf_b) << (slots * slot);
+                mask |= std::uint64_t(leaf_overlap_mask(leaf_a, slot, leaf_b)) << (slots * slot);
             }
             if (same_leaf) {
-                // Pairs inside one leaf: only slot k > slot i.
-                mask &= 0x08ceu; // bits (i, k) = (0, 1..3), (1, 2..3), (2, 3)
+                mask &= same_leaf_pairs(); // pairs inside one leaf: only slot k > slot i
             }
             // Then the exact test and the shared-vertex exclusion on the
             // survivors, writing every key and keeping the admissible ones.
@@ -489,8 +442,8 @@ namespace detail {
         }
     };
 
-    /// All candidate keys by BVH: one tree per primitive set, built in
-    /// parallel and shared between the pair kinds that use it.
+    /// All candidate keys by BVH: one tree per primitive set, shared between
+    /// the pair kinds that use it.
     inline CandidateKeys bvh_candidate_keys(const CollisionMesh& mesh, const PrimitiveBoxes& boxes, bool sorted)
     {
         const Eigen::MatrixXi& E = mesh.edges();
@@ -516,24 +469,23 @@ namespace detail {
         PrimitiveTree<2> edge_tree, rod_tree;
         PrimitiveTree<3> face_tree;
         PrimitiveTree<1> colliding_tree, codim_tree, particle_tree;
-        std::vector<std::function<void()>> builds;
+        // One tree after another, each built in parallel.
         if (edge_edge_pairs || planar_pairs) {
-            builds.emplace_back([&] { edge_tree.build(boxes.edges, all_edges, edge_vertex); });
+            edge_tree.build(boxes.edges, all_edges, edge_vertex);
         }
         if (face_vertex_pairs) {
-            builds.emplace_back([&] { face_tree.build(boxes.faces, all_faces, face_vertex); });
+            face_tree.build(boxes.faces, all_faces, face_vertex);
         }
         if (face_vertex_pairs || planar_pairs) {
-            builds.emplace_back([&] { colliding_tree.build(boxes.vertices, colliding, self_vertex); });
+            colliding_tree.build(boxes.vertices, colliding, self_vertex);
         }
         if (rod_pairs) {
-            builds.emplace_back([&] { rod_tree.build(boxes.edges, rods, edge_vertex); });
-            builds.emplace_back([&] { codim_tree.build(boxes.vertices, codim, self_vertex); });
+            rod_tree.build(boxes.edges, rods, edge_vertex);
+            codim_tree.build(boxes.vertices, codim, self_vertex);
         }
         if (particle_pairs) {
-            builds.emplace_back([&] { particle_tree.build(boxes.vertices, particles, self_vertex); });
+            particle_tree.build(boxes.vertices, particles, self_vertex);
         }
-        parallel_for(0, std::ptrdiff_t(builds.size()), [&](std::ptrdiff_t b) { builds[std::size_t(b)](); });
 
         CandidateKeys keys;
         keys.vertex_shift = std::max(1, bits_for(std::size_t(mesh.num_vertices())));

@@ -2,17 +2,20 @@
 /// @file
 /// Bounding volume hierarchy over a set of boxes: primitives sorted along a
 /// Morton (Z-order) curve of their centres, then grouped into a balanced
-/// binary tree with up to four primitives per leaf. Building is O(n) after a
-/// radix sort; a box query visits O(log n + k) nodes for k hits.
+/// binary tree with up to eight primitives per leaf. Building is O(n) after a
+/// radix sort, and all of it but the tree's topology runs in parallel; a box
+/// query visits O(log n + k) nodes for k hits.
 ///
 /// Nodes are 32 bytes with single-precision bounds rounded outward; each leaf
 /// also keeps its primitives' boxes packed in single precision (one array per
-/// bound and coordinate, four slots), so that a leaf pair is tested in a few
-/// vector instructions before the exact double-precision test of the
-/// survivors. Pair descents (tree against tree, or a tree against itself)
+/// bound and coordinate, eight slots), so that a leaf pair is tested in a
+/// few vector instructions before the exact double-precision test of the
+/// survivors. Eight rather than four primitives per leaf halves the nodes a
+/// pair descent visits, which costs more than the wider leaf tests. Pair descents (tree against tree, or a tree against itself)
 /// run in parallel over dynamically scheduled subtree pairs.
 
 #include <ipc/broad_phase/aabb.hpp>
+#include <ipc/broad_phase/radix_sort.hpp>
 #include <ipc/core/error.hpp>
 #include <ipc/core/parallel.hpp>
 #include <ipc/core/types.hpp>
@@ -108,8 +111,9 @@ public:
     /// Number of stored boxes.
     size_t size() const { return count_; }
 
-    /// Most primitives in one leaf.
-    static constexpr std::int32_t leaf_size = 4;
+    /// Most primitives in one leaf (a multiple of 4, at most 8: the packed
+    /// leaf-pair test fills one 64-bit mask).
+    static constexpr std::int32_t leaf_size = 8;
 
     /// Single-precision boxes of one leaf's primitives, one array per bound
     /// and coordinate, rounded outward (so a test on them never misses an
@@ -160,11 +164,13 @@ private:
                 && lower[2] <= box.upper[2] && box.lower[2] <= upper[2];
         }
 
-        void set_box(const AABB& box)
+        /// Bounds of the union of a and b (exact: rounding outward commutes
+        /// with min and max, so this equals rounding the union's double box).
+        void set_union(const Node& a, const Node& b)
         {
             for (size_t d = 0; d < 3; ++d) {
-                lower[d] = detail::round_down_to_float(box.lower[d]);
-                upper[d] = detail::round_up_to_float(box.upper[d]);
+                lower[d] = std::min(a.lower[d], b.lower[d]);
+                upper[d] = std::max(a.upper[d], b.upper[d]);
             }
         }
     };
@@ -351,17 +357,18 @@ private:
         return size_b > size_a;
     }
 
-    std::int32_t build_node(std::int32_t begin, std::int32_t end);
+    /// Appends the nodes of the subtree over sorted positions [begin, end)
+    /// in depth-first order (left child right after its parent) with their
+    /// links but no bounds; leaf k's first sorted position goes to
+    /// leaf_begin[k]. Returns the subtree's root.
+    std::int32_t build_topology(const std::vector<std::uint64_t>& keys, std::int32_t begin, std::int32_t end,
+                                std::vector<std::int32_t>& leaf_begin);
 
     std::vector<Node> nodes_;
     std::vector<AABB> sorted_boxes_;
     std::vector<Index> sorted_ids_;
     std::vector<LeafBoxes> leaf_boxes_;
     size_t count_ = 0;
-    std::vector<AABB> padded_boxes_; ///< leaf-slot layout being filled (build only)
-    std::vector<Index> padded_ids_;  ///< (build only)
-    std::vector<std::uint32_t> codes_; ///< Morton codes in sorted order (build only)
-    std::vector<AABB> boxes_;          ///< double bounds of finished subtrees (build only)
 };
 
 namespace detail {
@@ -377,37 +384,6 @@ namespace detail {
         return x;
     }
 
-    /// Stable LSD radix sort of 64-bit keys on their upper 32 bits.
-    inline void radix_sort_upper_32(std::vector<std::uint64_t>& keys)
-    {
-        std::vector<std::uint64_t> buffer(keys.size());
-        for (int pass = 0; pass < 4; ++pass) {
-            const int shift = 32 + 8 * pass;
-            size_t counts[257] = {};
-            for (const std::uint64_t key : keys) {
-                ++counts[((key >> shift) & 0xffu) + 1];
-            }
-            for (int b = 0; b < 256; ++b) {
-                counts[b + 1] += counts[b];
-            }
-            for (const std::uint64_t key : keys) {
-                buffer[counts[(key >> shift) & 0xffu]++] = key;
-            }
-            keys.swap(buffer);
-        }
-    }
-
-    /// Smallest box containing a and b.
-    inline AABB merged(const AABB& a, const AABB& b)
-    {
-        AABB box;
-        for (size_t d = 0; d < 3; ++d) {
-            box.lower[d] = std::min(a.lower[d], b.lower[d]);
-            box.upper[d] = std::max(a.upper[d], b.upper[d]);
-        }
-        return box;
-    }
-
 } // namespace detail
 
 inline void BVH::build(const std::vector<AABB>& boxes, const std::vector<Index>& ids)
@@ -421,120 +397,153 @@ inline void BVH::build(const std::vector<AABB>& boxes, const std::vector<Index>&
     if (n == 0) {
         return;
     }
+    require(n < (size_t(1) << 25), "BVH: too many boxes (", n, ")");
+    const std::ptrdiff_t blocks = detail::work_blocks(std::ptrdiff_t(n) / 16);
+    const auto block_begin = [&](std::ptrdiff_t b) { return n * size_t(b) / size_t(blocks); };
+    const auto centre = [&](size_t i, size_t d) {
+        const AABB& box = boxes[size_t(ids[i])];
+        return 0.5 * (box.lower[d] + box.upper[d]);
+    };
+
     // Morton codes of the box centres on a 1024^3 grid over their bounds.
-    std::array<double, 3> low, high;
-    low.fill(std::numeric_limits<double>::infinity());
-    high.fill(-std::numeric_limits<double>::infinity());
-    for (const Index id : ids) {
-        const AABB& box = boxes[size_t(id)];
-        for (size_t d = 0; d < 3; ++d) {
-            const double centre = 0.5 * (box.lower[d] + box.upper[d]);
-            low[d] = std::min(low[d], centre);
-            high[d] = std::max(high[d], centre);
+    std::vector<std::array<double, 6>> block_bounds(static_cast<size_t>(blocks));
+    parallel_for(0, blocks, [&](std::ptrdiff_t b) {
+        std::array<double, 6>& bounds = block_bounds[size_t(b)];
+        bounds.fill(std::numeric_limits<double>::infinity());
+        for (size_t i = block_begin(b); i < block_begin(b + 1); ++i) {
+            for (size_t d = 0; d < 3; ++d) {
+                bounds[d] = std::min(bounds[d], centre(i, d));
+                bounds[3 + d] = std::min(bounds[3 + d], -centre(i, d));
+            }
         }
-    }
-    std::array<double, 3> scale;
+    });
+    std::array<double, 3> low, scale;
     for (size_t d = 0; d < 3; ++d) {
-        const double extent = high[d] - low[d];
+        double lowest = std::numeric_limits<double>::infinity(), highest = -lowest;
+        for (const std::array<double, 6>& bounds : block_bounds) {
+            lowest = std::min(lowest, bounds[d]);
+            highest = std::max(highest, -bounds[3 + d]);
+        }
+        const double extent = highest - lowest;
+        low[d] = lowest;
         scale[d] = extent > 0.0 && std::isfinite(extent) ? 1023.0 / extent : 0.0;
     }
+    // key = Morton code << 32 | position in ids; sorting on the code alone
+    // (stable) orders equal codes by position.
     std::vector<std::uint64_t> keys(n);
-    for (size_t i = 0; i < n; ++i) {
-        const AABB& box = boxes[size_t(ids[i])];
-        std::uint32_t code = 0;
-        for (size_t d = 0; d < 3; ++d) {
-            const double centre = 0.5 * (box.lower[d] + box.upper[d]);
-            const double cell = std::min(1023.0, std::max(0.0, (centre - low[d]) * scale[d]));
-            code |= detail::spread_bits_3d(std::uint32_t(cell)) << d;
+    parallel_for(0, blocks, [&](std::ptrdiff_t b) {
+        for (size_t i = block_begin(b); i < block_begin(b + 1); ++i) {
+            std::uint32_t code = 0;
+            for (size_t d = 0; d < 3; ++d) {
+                const double cell = std::min(1023.0, std::max(0.0, (centre(i, d) - low[d]) * scale[d]));
+                code |= detail::spread_bits_3d(std::uint32_t(cell)) << d;
+            }
+            keys[i] = (std::uint64_t(code) << 32) | std::uint64_t(i);
         }
-        keys[i] = (std::uint64_t(code) << 32) | std::uint64_t(i);
-    }
-    detail::radix_sort_upper_32(keys);
+    });
+    detail::radix_sort_keys(keys, 30, 32);
 
-    sorted_boxes_.resize(n);
-    sorted_ids_.resize(n);
-    codes_.resize(n);
-    for (size_t i = 0; i < n; ++i) {
-        const size_t local = size_t(keys[i] & 0xffffffffu);
-        codes_[i] = std::uint32_t(keys[i] >> 32);
-        sorted_ids_[i] = ids[local];
-        sorted_boxes_[i] = boxes[size_t(ids[local])];
+    // Topology (sequential, no bounds), then the leaves in parallel: their
+    // slots, packed boxes and node bounds.
+    nodes_.reserve(n);
+    std::vector<std::int32_t> leaf_begin;
+    leaf_begin.reserve(n / 2 + 1);
+    build_topology(keys, 0, std::int32_t(n), leaf_begin);
+    const size_t num_leaves = leaf_begin.size();
+    std::vector<std::int32_t> leaf_node(num_leaves);
+    for (size_t k = 0, node = 0; node < nodes_.size(); ++node) {
+        if (nodes_[node].right < 0) {
+            leaf_node[k++] = std::int32_t(node);
+        }
     }
-    require(n < (size_t(1) << 25), "BVH: too many boxes (", n, ")");
-    nodes_.reserve(2 * n);
-    leaf_boxes_.reserve(n / 2 + 1);
-    padded_boxes_.reserve(2 * n + leaf_size);
-    padded_ids_.reserve(2 * n + leaf_size);
-    build_node(0, std::int32_t(n));
-    sorted_boxes_.swap(padded_boxes_);
-    sorted_ids_.swap(padded_ids_);
-    std::vector<AABB>().swap(padded_boxes_);
-    std::vector<Index>().swap(padded_ids_);
-    std::vector<std::uint32_t>().swap(codes_);
-    std::vector<AABB>().swap(boxes_);
+    sorted_boxes_.resize(num_leaves * leaf_size);
+    sorted_ids_.resize(num_leaves * leaf_size);
+    leaf_boxes_.resize(num_leaves);
+    const std::ptrdiff_t leaf_blocks = detail::work_blocks(std::ptrdiff_t(num_leaves) / 16);
+    parallel_for(0, leaf_blocks, [&](std::ptrdiff_t b) {
+        const size_t first = num_leaves * size_t(b) / size_t(leaf_blocks);
+        const size_t last = num_leaves * size_t(b + 1) / size_t(leaf_blocks);
+        for (size_t k = first; k < last; ++k) {
+#if defined(__GNUC__) || defined(__clang__)
+            // The boxes are gathered in Morton order, far apart in memory:
+            // fetch those of a few leaves ahead.
+            if (k + 8 < num_leaves) {
+                const size_t ahead = size_t(leaf_begin[k + 8]);
+                for (size_t j = 0; j < size_t(leaf_size) && ahead + j < n; ++j) {
+                    const AABB* box = &boxes[size_t(ids[size_t(keys[ahead + j] & 0xffffffffu)])];
+                    __builtin_prefetch(box);
+                    __builtin_prefetch(reinterpret_cast<const char*>(box) + sizeof(AABB) - 1);
+                }
+            }
+#endif
+            Node& node = nodes_[size_t(leaf_node[k])];
+            const std::int32_t count = node.leaf & 15;
+            LeafBoxes& packed = leaf_boxes_[k];
+            for (std::int32_t j = 0; j < leaf_size; ++j) {
+                const size_t slot = k * leaf_size + size_t(j);
+                if (j < count) {
+                    const size_t local = size_t(keys[size_t(leaf_begin[k] + j)] & 0xffffffffu);
+                    const Index id = ids[local];
+                    const AABB& primitive = boxes[size_t(id)];
+                    sorted_boxes_[slot] = primitive;
+                    sorted_ids_[slot] = id;
+                    for (size_t d = 0; d < 3; ++d) {
+                        packed.lower[d][j] = detail::round_down_to_float(primitive.lower[d]);
+                        packed.upper[d][j] = detail::round_up_to_float(primitive.upper[d]);
+                    }
+                } else {
+                    sorted_boxes_[slot] = AABB();
+                    sorted_ids_[slot] = -1;
+                    for (size_t d = 0; d < 3; ++d) {
+                        packed.lower[d][j] = std::numeric_limits<float>::infinity();
+                        packed.upper[d][j] = -std::numeric_limits<float>::infinity();
+                    }
+                }
+            }
+            // Leaf bounds: the union of its (outward-rounded) primitives.
+            for (size_t d = 0; d < 3; ++d) {
+                node.lower[d] = *std::min_element(packed.lower[d], packed.lower[d] + count);
+                node.upper[d] = *std::max_element(packed.upper[d], packed.upper[d] + count);
+            }
+        }
+    });
+    // Inner bounds bottom-up: children come after their parent.
+    for (size_t i = nodes_.size(); i-- > 0;) {
+        Node& node = nodes_[i];
+        if (node.right >= 0) {
+            node.set_union(nodes_[i + 1], nodes_[size_t(node.right)]);
+        }
+    }
 }
 
-inline std::int32_t BVH::build_node(std::int32_t begin, std::int32_t end)
+inline std::int32_t BVH::build_topology(const std::vector<std::uint64_t>& keys, std::int32_t begin,
+                                        std::int32_t end, std::vector<std::int32_t>& leaf_begin)
 {
     const std::int32_t index = std::int32_t(nodes_.size());
     nodes_.emplace_back();
     if (end - begin <= leaf_size) {
-        AABB box = sorted_boxes_[size_t(begin)];
-        for (std::int32_t k = begin + 1; k < end; ++k) {
-            box = detail::merged(box, sorted_boxes_[size_t(k)]);
-        }
-        // Copy the primitives into the leaf's padded slots.
-        const std::int32_t slot = std::int32_t(padded_ids_.size());
-        LeafBoxes packed;
-        for (std::int32_t k = 0; k < leaf_size; ++k) {
-            if (k < end - begin) {
-                const AABB& primitive = sorted_boxes_[size_t(begin + k)];
-                padded_boxes_.push_back(primitive);
-                padded_ids_.push_back(sorted_ids_[size_t(begin + k)]);
-                for (size_t d = 0; d < 3; ++d) {
-                    packed.lower[d][k] = detail::round_down_to_float(primitive.lower[d]);
-                    packed.upper[d][k] = detail::round_up_to_float(primitive.upper[d]);
-                }
-            } else {
-                padded_boxes_.emplace_back();
-                padded_ids_.push_back(-1);
-                for (size_t d = 0; d < 3; ++d) {
-                    packed.lower[d][k] = std::numeric_limits<float>::infinity();
-                    packed.upper[d][k] = -std::numeric_limits<float>::infinity();
-                }
-            }
-        }
-        leaf_boxes_.push_back(packed);
-        Node& node = nodes_[size_t(index)];
-        node.set_box(box);
-        node.leaf = (slot << 4) | (end - begin);
-        boxes_.push_back(box);
+        nodes_[size_t(index)].leaf = (std::int32_t(leaf_begin.size() * leaf_size) << 4) | (end - begin);
+        leaf_begin.push_back(begin);
         return index;
     }
     // Split where the highest bit in which the range's first and last Morton
     // codes differ flips, so each child is a block of the Z-order grid; equal
     // codes split in the middle.
     std::int32_t middle = begin + (end - begin) / 2;
-    const std::uint32_t first_code = codes_[size_t(begin)], last_code = codes_[size_t(end - 1)];
+    const std::uint64_t first_code = keys[size_t(begin)] >> 32, last_code = keys[size_t(end - 1)] >> 32;
     if (first_code != last_code) {
-        std::uint32_t bit = 1u << 31;
+        std::uint64_t bit = std::uint64_t(1) << 31;
         while (!((first_code ^ last_code) & bit)) {
             bit >>= 1;
         }
-        middle = std::int32_t(std::partition_point(codes_.begin() + begin, codes_.begin() + end,
-                                                   [bit](std::uint32_t code) { return !(code & bit); })
-                              - codes_.begin());
+        bit <<= 32;
+        middle = std::int32_t(std::partition_point(keys.begin() + begin, keys.begin() + end,
+                                                   [bit](std::uint64_t key) { return !(key & bit); })
+                              - keys.begin());
     }
-    // boxes_ is a stack: each call leaves its subtree's exact box on top.
-    build_node(begin, middle);
-    const std::int32_t right = build_node(middle, end);
-    const AABB right_box = boxes_.back();
-    boxes_.pop_back();
-    const AABB box = detail::merged(boxes_.back(), right_box);
-    boxes_.back() = box;
-    Node& node = nodes_[size_t(index)];
-    node.set_box(box);
-    node.right = right;
+    build_topology(keys, begin, middle, leaf_begin);
+    const std::int32_t right = build_topology(keys, middle, end, leaf_begin);
+    nodes_[size_t(index)].right = right;
     return index;
 }
 

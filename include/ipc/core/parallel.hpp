@@ -4,6 +4,7 @@
 
 #include <ipc/config.hpp>
 
+#include <algorithm>
 #include <cstddef>
 
 #if IPC_HAS_OPENMP
@@ -48,5 +49,16 @@ template <typename Body> void parallel_for(std::ptrdiff_t begin, std::ptrdiff_t 
     }
 #endif
 }
+
+namespace detail {
+
+    /// Number of parallel work units for n items (does not change results).
+    inline std::ptrdiff_t work_blocks(std::ptrdiff_t n)
+    {
+        const std::ptrdiff_t blocks = std::min<std::ptrdiff_t>(n / 256 + 1, 8 * std::ptrdiff_t(max_threads()));
+        return std::max<std::ptrdiff_t>(1, blocks);
+    }
+
+} // namespace detail
 
 } // namespace ipc
