@@ -111,6 +111,33 @@ TEST_CASE("Radix sort of pair keys equals std::sort for any size, width and thre
     use_threads(4);
 }
 
+TEST_CASE("Radix sort on a bit field equals a stable sort on that field", "[broad_phase]")
+{
+    std::mt19937_64 generator(7);
+    for (const std::size_t size : { 3, 511, 512, 9000, 70001 }) {
+        for (const auto& [bits, low] : { std::pair { 30, 32 }, std::pair { 7, 3 }, std::pair { 20, 40 } }) {
+            std::vector<std::uint64_t> keys(size);
+            for (std::uint64_t& key : keys) {
+                key = generator();
+                // Few distinct field values, so that stability matters.
+                key &= ~(((std::uint64_t(1) << bits) - 1) << low) | (std::uint64_t(generator() % 97) << low);
+            }
+            const std::uint64_t field = ((std::uint64_t(1) << bits) - 1) << low;
+            std::vector<std::uint64_t> expected = keys;
+            std::stable_sort(expected.begin(), expected.end(),
+                             [field](std::uint64_t a, std::uint64_t b) { return (a & field) < (b & field); });
+            for (const int threads : { 1, 3 }) {
+                CAPTURE(size, bits, low, threads);
+                use_threads(threads);
+                std::vector<std::uint64_t> sorted = keys;
+                detail::radix_sort_keys(sorted, bits, low);
+                CHECK(sorted == expected);
+            }
+        }
+    }
+    use_threads(4);
+}
+
 TEST_CASE("BVH keeps pairs whose inflated boxes only just touch", "[broad_phase][bvh]")
 {
     // Two parallel grids exactly dhat apart: the inflated boxes of a vertex
