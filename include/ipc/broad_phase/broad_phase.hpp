@@ -224,9 +224,10 @@ namespace detail {
         sorted_from_buffers(buffers, num_first, make, out);
     }
 
-    /// Bit k set when box slot of leaf a may overlap box k of leaf b (single
-    /// precision, conservative; padding slots of b never match).
-    inline unsigned leaf_overlap_mask(const BVH::LeafBoxes& a, std::int32_t slot, const BVH::LeafBoxes& b)
+    /// Bit k set when box slot of leaf a may overlap box k < b_count of leaf
+    /// b (single precision, conservative; padding slots of b never match).
+    inline unsigned leaf_overlap_mask(const BVH::LeafBoxes& a, std::int32_t slot, const BVH::LeafBoxes& b,
+                                      std::int32_t b_count)
     {
         static_assert(BVH::leaf_size % 4 == 0 && BVH::leaf_size <= 8, "the packed test handles 4 or 8 slots");
 #if defined(__SSE2__) || defined(_M_X64)
@@ -235,7 +236,7 @@ namespace detail {
         const __m128 upper[3] = { _mm_set1_ps(a.upper[0][slot]), _mm_set1_ps(a.upper[1][slot]),
                                   _mm_set1_ps(a.upper[2][slot]) };
         unsigned mask = 0;
-        for (std::int32_t k = 0; k < BVH::leaf_size; k += 4) {
+        for (std::int32_t k = 0; k < b_count; k += 4) {
             __m128 hit = _mm_cmple_ps(lower[0], _mm_loadu_ps(b.upper[0] + k));
             hit = _mm_and_ps(hit, _mm_cmple_ps(_mm_loadu_ps(b.lower[0] + k), upper[0]));
             hit = _mm_and_ps(hit, _mm_cmple_ps(lower[1], _mm_loadu_ps(b.upper[1] + k)));
@@ -247,7 +248,7 @@ namespace detail {
         return mask;
 #else
         unsigned mask = 0;
-        for (std::int32_t k = 0; k < BVH::leaf_size; ++k) {
+        for (std::int32_t k = 0; k < b_count; ++k) {
             mask |= unsigned((a.lower[0][slot] <= b.upper[0][k]) & (b.lower[0][k] <= a.upper[0][slot])
                              & (a.lower[1][slot] <= b.upper[1][k]) & (b.lower[1][k] <= a.upper[1][slot])
                              & (a.lower[2][slot] <= b.upper[2][k]) & (b.lower[2][k] <= a.upper[2][slot]))
@@ -350,19 +351,19 @@ namespace detail {
         const BVH::LeafBoxes* leaves_a = first.tree.leaf_boxes().data();
         const BVH::LeafBoxes* leaves_b = tree_b.leaf_boxes().data();
         constexpr std::int32_t slots = BVH::leaf_size;
-        first.tree.visit_leaf_pairs(tree_b, self, [&](int thread, std::int32_t a_begin, std::int32_t /*a_end*/,
-                                                       std::int32_t b_begin, std::int32_t /*b_end*/) {
+        first.tree.visit_leaf_pairs(tree_b, self, [&](int thread, std::int32_t a_begin, std::int32_t a_end,
+                                                       std::int32_t b_begin, std::int32_t b_end) {
             KeyBuffer& buffer = buffers[std::size_t(thread)];
             std::uint64_t* out = buffer.room(std::size_t(slots * slots));
             std::size_t count = 0;
             const bool same_leaf = self && a_begin == b_begin;
             const BVH::LeafBoxes& leaf_a = leaves_a[a_begin / slots];
             const BVH::LeafBoxes& leaf_b = leaves_b[b_begin / slots];
-            // Single-precision tests of the whole leaf pair first (padding
-            // slots never pass): bit slots i + k for slot i of a against slot k of b.
+            // Single-precision tests of the whole leaf pair first (only the
+            // used slots): bit slots i + k for slot i of a against slot k of b.
             std::uint64_t mask = 0;
-            for (std::int32_t slot = 0; slot < slots; ++slot) {
-                mask |= std::uint64_t(leaf_overlap_mask(leaf_a, slot, leaf_b)) << (slots * slot);
+            for (std::int32_t slot = 0; slot < a_end - a_begin; ++slot) {
+                mask |= std::uint64_t(leaf_overlap_mask(leaf_a, slot, leaf_b, b_end - b_begin)) << (slots * slot);
             }
             if (same_leaf) {
                 mask &= same_leaf_pairs(); // pairs inside one leaf: only slot k > slot i
