@@ -257,6 +257,35 @@ TEST_CASE("Static candidates: every method and thread count matches the referenc
     }
 }
 
+TEST_CASE("BVH memory kept between calls: meshes of every kind in turn, large then small, and after release",
+          "[broad_phase]")
+{
+    // The BVH reuses its trees and buffers from call to call on a thread:
+    // queries on scenes of different kinds and sizes, interleaved, must
+    // each still match the reference, and so must a query after the memory
+    // is released.
+    const double dhat = 0.1;
+    const std::vector<Scene> scenes = ipc::test::all_scenes();
+    std::vector<Candidates> references;
+    for (const Scene& scene : scenes) {
+        references.push_back(reference_candidates(scene.mesh(), { &scene.V0 }, dhat));
+    }
+    for (const int threads : { 1, 4 }) {
+        set_threads(threads);
+        for (int round = 0; round < 2; ++round) {
+            for (size_t k = 0; k < scenes.size(); ++k) {
+                // Forward in the first round, backward in the second.
+                const size_t i = round == 0 ? k : scenes.size() - 1 - k;
+                CAPTURE(scenes[i].name, threads, round);
+                CHECK(static_candidates(scenes[i].mesh(), scenes[i].V0, dhat) == references[i]);
+            }
+        }
+        release_broad_phase_memory();
+        CHECK(static_candidates(scenes.front().mesh(), scenes.front().V0, dhat) == references.front());
+    }
+    set_threads(4);
+}
+
 TEST_CASE("Static candidates contain every pair closer than xi + dhat and no excluded pair", "[broad_phase]")
 {
     const double dhat = 0.05;

@@ -23,6 +23,17 @@ inline int bits_for(std::size_t n)
     return bits;
 }
 
+/// The calling thread's sort buffer, kept between sorts so that repeated
+/// sorts of similar size reuse its memory (see release_radix_sort_buffer).
+inline std::vector<std::uint64_t>& radix_sort_buffer()
+{
+    static thread_local std::vector<std::uint64_t> buffer;
+    return buffer;
+}
+
+/// Frees the calling thread's sort buffer.
+inline void release_radix_sort_buffer() { std::vector<std::uint64_t>().swap(radix_sort_buffer()); }
+
 /// Sorts keys ascending by their bit field [low, low + bits), stably (keys
 /// with equal fields keep their order), in parallel, at most 10 bits per
 /// pass. With low = 0 and every key below 2^bits this is the plain ascending
@@ -45,7 +56,8 @@ inline void radix_sort_keys(std::vector<std::uint64_t>& keys, int bits, int low 
     const std::uint64_t mask = radix - 1;
     const std::ptrdiff_t chunks
         = std::max<std::ptrdiff_t>(1, std::min<std::ptrdiff_t>(max_threads(), std::ptrdiff_t(n / 4096) + 1));
-    std::vector<std::uint64_t> buffer(n);
+    std::vector<std::uint64_t>& buffer = radix_sort_buffer();
+    buffer.resize(n);
     std::vector<std::size_t> counts(std::size_t(chunks) * radix);
     const auto chunk_begin = [&](std::ptrdiff_t c) { return n * std::size_t(c) / std::size_t(chunks); };
     for (int pass = 0; pass < passes; ++pass) {
