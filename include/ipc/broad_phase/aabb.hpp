@@ -131,14 +131,13 @@ namespace detail {
 
     /// Shared body of the static and swept box builders: box of each
     /// primitive over the given position sets, inflated by the primitive's
-    /// radius plus extra.
+    /// radius plus extra, written into boxes (its memory reused).
     template <int NumPositionSets>
-    PrimitiveBoxes primitive_boxes(
+    void primitive_boxes(
         const CollisionMesh& mesh,
         const std::array<const Eigen::Ref<const Eigen::MatrixXd>*, NumPositionSets>& positions,
-        double extra)
+        double extra, PrimitiveBoxes& boxes)
     {
-        PrimitiveBoxes boxes;
         boxes.vertices.resize(size_t(mesh.num_vertices()));
         boxes.edges.resize(size_t(mesh.num_edges()));
         boxes.faces.resize(size_t(mesh.num_faces()));
@@ -171,7 +170,6 @@ namespace detail {
             const int vertices[3] = { F(f, 0), F(f, 1), F(f, 2) };
             boxes.faces[size_t(f)] = primitive_box(vertices, 3, face_radii[f]);
         });
-        return boxes;
     }
 
 } // namespace detail
@@ -180,13 +178,23 @@ namespace detail {
 /// primitive's box inflated by its radius plus dhat/2 (metres, >= 0), so that
 /// two boxes overlap whenever the primitives are closer than xi + dhat.
 /// Validates V (size, finite) and dhat; throws ipc::invalid_argument.
-inline PrimitiveBoxes static_boxes(
-    const CollisionMesh& mesh, const Eigen::Ref<const Eigen::MatrixXd>& V, double dhat)
+/// Written into boxes, whose memory is reused.
+inline void static_boxes(
+    const CollisionMesh& mesh, const Eigen::Ref<const Eigen::MatrixXd>& V, double dhat, PrimitiveBoxes& boxes)
 {
     mesh.check_positions(V, "positions");
     require(std::isfinite(dhat) && dhat >= 0.0, "dhat must be finite and non-negative, got ", dhat);
     const std::array<const Eigen::Ref<const Eigen::MatrixXd>*, 1> sets = { { &V } };
-    return detail::primitive_boxes<1>(mesh, sets, 0.5 * dhat);
+    detail::primitive_boxes<1>(mesh, sets, 0.5 * dhat, boxes);
+}
+
+/// The same, returned.
+inline PrimitiveBoxes static_boxes(
+    const CollisionMesh& mesh, const Eigen::Ref<const Eigen::MatrixXd>& V, double dhat)
+{
+    PrimitiveBoxes boxes;
+    static_boxes(mesh, V, dhat, boxes);
+    return boxes;
 }
 
 /// Boxes for CCD over the linear trajectories from V0 to V1 (n x dim,
@@ -195,18 +203,32 @@ inline PrimitiveBoxes static_boxes(
 /// (metres, >= 0), so that two boxes overlap whenever the primitives come
 /// closer than xi + min_distance at some t in [0, 1].
 /// Validates V0, V1 and min_distance; throws ipc::invalid_argument.
-inline PrimitiveBoxes swept_boxes(
+/// Written into boxes, whose memory is reused.
+inline void swept_boxes(
     const CollisionMesh& mesh,
     const Eigen::Ref<const Eigen::MatrixXd>& V0,
     const Eigen::Ref<const Eigen::MatrixXd>& V1,
-    double min_distance = 0.0)
+    double min_distance,
+    PrimitiveBoxes& boxes)
 {
     mesh.check_positions(V0, "start positions");
     mesh.check_positions(V1, "end positions");
     require(std::isfinite(min_distance) && min_distance >= 0.0,
             "min_distance must be finite and non-negative, got ", min_distance);
     const std::array<const Eigen::Ref<const Eigen::MatrixXd>*, 2> sets = { { &V0, &V1 } };
-    return detail::primitive_boxes<2>(mesh, sets, 0.5 * min_distance);
+    detail::primitive_boxes<2>(mesh, sets, 0.5 * min_distance, boxes);
+}
+
+/// The same, returned.
+inline PrimitiveBoxes swept_boxes(
+    const CollisionMesh& mesh,
+    const Eigen::Ref<const Eigen::MatrixXd>& V0,
+    const Eigen::Ref<const Eigen::MatrixXd>& V1,
+    double min_distance = 0.0)
+{
+    PrimitiveBoxes boxes;
+    swept_boxes(mesh, V0, V1, min_distance, boxes);
+    return boxes;
 }
 
 } // namespace ipc

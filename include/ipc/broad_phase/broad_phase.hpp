@@ -342,6 +342,8 @@ namespace detail {
         PrimitiveTree<3> faces;
         PrimitiveTree<1> colliding, codim, particles;
         std::vector<KeyBuffer> key_buffers;
+        PrimitiveBoxes boxes;  ///< for the queries from positions
+        Candidates candidates; ///< for callers that only pass candidates on
     };
 
     /// The calling thread's scratch.
@@ -594,8 +596,8 @@ namespace detail {
 
 } // namespace detail
 
-/// Frees the memory the BVH broad phase keeps between calls on the calling
-/// thread (trees, pair buffers and sort buffers; see the file comment). The
+/// Frees the memory the broad phase keeps between calls on the calling
+/// thread (trees, boxes, pair and sort buffers; see the file comment). The
 /// next query on this thread allocates afresh.
 inline void release_broad_phase_memory()
 {
@@ -606,9 +608,11 @@ inline void release_broad_phase_memory()
 /// Candidate pairs whose boxes overlap, for boxes already computed (e.g. by
 /// static_boxes or swept_boxes, or the caller's own): box vectors must have
 /// one entry per vertex, edge and face of mesh (throws ipc::invalid_argument
-/// otherwise). Pair kinds and exclusions follow mesh's pair rules.
-inline Candidates candidates_from_boxes(
-    const CollisionMesh& mesh, const PrimitiveBoxes& boxes, BroadPhaseMethod method = BroadPhaseMethod::bvh)
+/// otherwise). Pair kinds and exclusions follow mesh's pair rules. Written
+/// into candidates, whose memory is reused (a simulator that keeps one
+/// Candidates object does not reallocate it on every query).
+inline void candidates_from_boxes(const CollisionMesh& mesh, const PrimitiveBoxes& boxes, Candidates& candidates,
+                                  BroadPhaseMethod method = BroadPhaseMethod::bvh)
 {
     require(boxes.vertices.size() == size_t(mesh.num_vertices()), "vertex boxes has ", boxes.vertices.size(),
             " entries but the mesh has ", mesh.num_vertices(), " vertices");
@@ -616,10 +620,9 @@ inline Candidates candidates_from_boxes(
             " entries but the mesh has ", mesh.num_edges(), " edges");
     require(boxes.faces.size() == size_t(mesh.num_faces()), "face boxes has ", boxes.faces.size(),
             " entries but the mesh has ", mesh.num_faces(), " faces");
-    Candidates candidates;
     if (method == BroadPhaseMethod::bvh) {
         detail::bvh_candidates(mesh, boxes, candidates);
-        return candidates;
+        return;
     }
     const std::vector<Index> all_edges = detail::iota_ids(mesh.num_edges());
 
@@ -647,6 +650,14 @@ inline Candidates candidates_from_boxes(
         method, { &boxes.vertices, &mesh.particles(), &boxes.vertices, &mesh.particles(), true },
         mesh.num_vertices(), [&](Index a, Index b) { return mesh.can_collide_vertex_vertex(a, b); },
         [](Index a, Index b) { return VertexVertexCandidate { a, b }; }, candidates.vertex_vertex);
+}
+
+/// The same, returned.
+inline Candidates candidates_from_boxes(
+    const CollisionMesh& mesh, const PrimitiveBoxes& boxes, BroadPhaseMethod method = BroadPhaseMethod::bvh)
+{
+    Candidates candidates;
+    candidates_from_boxes(mesh, boxes, candidates, method);
     return candidates;
 }
 
@@ -655,19 +666,50 @@ inline Candidates candidates_from_boxes(
 /// distance is below xi + dhat is included (xi = r_a + r_b from the mesh's
 /// radii), plus some farther pairs whose inflated boxes still overlap.
 /// Throws ipc::invalid_argument for bad V or dhat.
+/// Written into candidates, whose memory is reused.
+inline void static_candidates(
+    const CollisionMesh& mesh,
+    const Eigen::Ref<const Eigen::MatrixXd>& V,
+    double dhat,
+    Candidates& candidates,
+    BroadPhaseMethod method = BroadPhaseMethod::bvh)
+{
+    PrimitiveBoxes& boxes = detail::broad_phase_scratch().boxes;
+    static_boxes(mesh, V, dhat, boxes);
+    candidates_from_boxes(mesh, boxes, candidates, method);
+}
+
+/// The same, returned.
 inline Candidates static_candidates(
     const CollisionMesh& mesh,
     const Eigen::Ref<const Eigen::MatrixXd>& V,
     double dhat,
     BroadPhaseMethod method = BroadPhaseMethod::bvh)
 {
-    return candidates_from_boxes(mesh, static_boxes(mesh, V, dhat), method);
+    Candidates candidates;
+    static_candidates(mesh, V, dhat, candidates, method);
+    return candidates;
 }
 
 /// Candidate pairs for CCD over the linear motion from V0 to V1 (n x dim,
 /// metres): every admissible pair that comes closer than xi + min_distance
 /// (metres, >= 0) at some t in [0, 1] is included. Throws
 /// ipc::invalid_argument for bad positions or min_distance.
+/// Written into candidates, whose memory is reused.
+inline void swept_candidates(
+    const CollisionMesh& mesh,
+    const Eigen::Ref<const Eigen::MatrixXd>& V0,
+    const Eigen::Ref<const Eigen::MatrixXd>& V1,
+    double min_distance,
+    Candidates& candidates,
+    BroadPhaseMethod method = BroadPhaseMethod::bvh)
+{
+    PrimitiveBoxes& boxes = detail::broad_phase_scratch().boxes;
+    swept_boxes(mesh, V0, V1, min_distance, boxes);
+    candidates_from_boxes(mesh, boxes, candidates, method);
+}
+
+/// The same, returned.
 inline Candidates swept_candidates(
     const CollisionMesh& mesh,
     const Eigen::Ref<const Eigen::MatrixXd>& V0,
@@ -675,7 +717,9 @@ inline Candidates swept_candidates(
     double min_distance = 0.0,
     BroadPhaseMethod method = BroadPhaseMethod::bvh)
 {
-    return candidates_from_boxes(mesh, swept_boxes(mesh, V0, V1, min_distance), method);
+    Candidates candidates;
+    swept_candidates(mesh, V0, V1, min_distance, candidates, method);
+    return candidates;
 }
 
 } // namespace ipc

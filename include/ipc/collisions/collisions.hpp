@@ -211,7 +211,11 @@ public:
                 dmin);
         require(mesh.dim() == 3, "Collisions::build: only 3D meshes are supported, got a ", mesh.dim(), "D mesh");
         mesh.check_positions(V, "Collisions::build: positions");
-        build(static_candidates(mesh, V, dhat + dmin, method), mesh, V, dhat, dmin);
+        // The candidates go into the thread's broad-phase scratch (reused
+        // from call to call; see release_broad_phase_memory).
+        Candidates& candidates = detail::broad_phase_scratch().candidates;
+        static_candidates(mesh, V, dhat + dmin, candidates, method);
+        build(candidates, mesh, V, dhat, dmin);
     }
 
     /// Total number of stencils.
