@@ -65,6 +65,7 @@
 #include <ipc/broad_phase/brute_force.hpp>
 #include <ipc/broad_phase/bvh.hpp>
 #include <ipc/broad_phase/candidates.hpp>
+#include <ipc/broad_phase/radix_sort.hpp>
 #include <ipc/broad_phase/spatial_hash.hpp>
 #include <ipc/broad_phase/sweep_and_prune.hpp>
 
