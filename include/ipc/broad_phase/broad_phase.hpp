@@ -11,12 +11,13 @@
 /// Every method returns the same Candidates (sorted, unique, admissible pairs
 /// only, following CollisionMesh's pair rules), with one thread or many.
 ///
-/// Memory: the BVH method keeps its trees and pair buffers between calls, one
-/// set per calling thread, so that a simulator querying every iteration
-/// reuses the memory instead of having fresh pages faulted in (on the
-/// cloth-stack case that was about a third of the time). The set grows to
-/// the largest mesh queried (about 1 KB per primitive) and lives until the
-/// thread ends or release_broad_phase_memory() is called on that thread.
+/// Memory: the broad phase keeps its trees, boxes and pair, sort and
+/// candidate buffers between calls, one set per calling thread, so that a
+/// simulator querying every iteration reuses the memory instead of having
+/// fresh pages faulted in (on the cloth-stack case that was about a third of
+/// the time). The set grows to the largest mesh queried (about 1 KB per
+/// primitive) and lives until the thread ends or
+/// release_broad_phase_memory() is called on that thread.
 
 #include <ipc/broad_phase/aabb.hpp>
 #include <ipc/broad_phase/brute_force.hpp>
@@ -335,8 +336,10 @@ namespace detail {
         }
     };
 
-    /// What the BVH broad phase keeps between calls on one thread (see the
-    /// file comment): the primitive trees and the per-thread key buffers.
+    /// What the broad phase keeps between calls on one thread (see the file
+    /// comment): the primitive trees, the per-worker key buffers, the boxes
+    /// of queries from positions and the candidates of callers that only
+    /// pass them on (Collisions::build).
     struct BroadPhaseScratch {
         PrimitiveTree<2> edges, rods;
         PrimitiveTree<3> faces;

@@ -357,12 +357,18 @@ private:
         return size_b > size_a;
     }
 
+    /// A leaf whose slots the build has still to fill: its node and the
+    /// sorted position of its first primitive.
+    struct PendingLeaf {
+        std::int32_t node, begin;
+    };
+
     /// Appends the nodes of the subtree over sorted positions [begin, end)
     /// in depth-first order (left child right after its parent) with their
-    /// links but no bounds; leaf k's first sorted position goes to
-    /// leaf_begin[k]. Returns the subtree's root.
+    /// links but no bounds, and its leaves, in order, to leaves. Returns the
+    /// subtree's root.
     std::int32_t build_topology(const std::vector<std::uint64_t>& keys, std::int32_t begin, std::int32_t end,
-                                std::vector<std::int32_t>& leaf_begin);
+                                std::vector<PendingLeaf>& leaves);
 
     std::vector<Node> nodes_;
     std::vector<AABB> sorted_boxes_;
@@ -406,23 +412,25 @@ inline void BVH::build(const std::vector<AABB>& boxes, const std::vector<Index>&
     };
 
     // Morton codes of the box centres on a 1024^3 grid over their bounds.
-    std::vector<std::array<double, 6>> block_bounds(static_cast<size_t>(blocks));
+    constexpr double infinity = std::numeric_limits<double>::infinity();
+    std::vector<AABB> block_bounds(static_cast<size_t>(blocks));
     parallel_for(0, blocks, [&](std::ptrdiff_t b) {
-        std::array<double, 6>& bounds = block_bounds[size_t(b)];
-        bounds.fill(std::numeric_limits<double>::infinity());
+        AABB& bounds = block_bounds[size_t(b)];
+        bounds.lower.fill(infinity);
+        bounds.upper.fill(-infinity);
         for (size_t i = block_begin(b); i < block_begin(b + 1); ++i) {
             for (size_t d = 0; d < 3; ++d) {
-                bounds[d] = std::min(bounds[d], centre(i, d));
-                bounds[3 + d] = std::min(bounds[3 + d], -centre(i, d));
+                bounds.lower[d] = std::min(bounds.lower[d], centre(i, d));
+                bounds.upper[d] = std::max(bounds.upper[d], centre(i, d));
             }
         }
     });
     std::array<double, 3> low, scale;
     for (size_t d = 0; d < 3; ++d) {
-        double lowest = std::numeric_limits<double>::infinity(), highest = -lowest;
-        for (const std::array<double, 6>& bounds : block_bounds) {
-            lowest = std::min(lowest, bounds[d]);
-            highest = std::max(highest, -bounds[3 + d]);
+        double lowest = infinity, highest = -infinity;
+        for (const AABB& bounds : block_bounds) {
+            lowest = std::min(lowest, bounds.lower[d]);
+            highest = std::max(highest, bounds.upper[d]);
         }
         const double extent = highest - lowest;
         low[d] = lowest;
@@ -446,16 +454,10 @@ inline void BVH::build(const std::vector<AABB>& boxes, const std::vector<Index>&
     // Topology (sequential, no bounds), then the leaves in parallel: their
     // slots, packed boxes and node bounds.
     nodes_.reserve(n);
-    std::vector<std::int32_t> leaf_begin;
-    leaf_begin.reserve(n / 2 + 1);
-    build_topology(keys, 0, std::int32_t(n), leaf_begin);
-    const size_t num_leaves = leaf_begin.size();
-    std::vector<std::int32_t> leaf_node(num_leaves);
-    for (size_t k = 0, node = 0; node < nodes_.size(); ++node) {
-        if (nodes_[node].right < 0) {
-            leaf_node[k++] = std::int32_t(node);
-        }
-    }
+    std::vector<PendingLeaf> leaves;
+    leaves.reserve(n / 2 + 1);
+    build_topology(keys, 0, std::int32_t(n), leaves);
+    const size_t num_leaves = leaves.size();
     sorted_boxes_.resize(num_leaves * leaf_size);
     sorted_ids_.resize(num_leaves * leaf_size);
     leaf_boxes_.resize(num_leaves);
@@ -468,7 +470,7 @@ inline void BVH::build(const std::vector<AABB>& boxes, const std::vector<Index>&
             // The boxes are gathered in Morton order, far apart in memory:
             // fetch those of a few leaves ahead.
             if (k + 8 < num_leaves) {
-                const size_t ahead = size_t(leaf_begin[k + 8]);
+                const size_t ahead = size_t(leaves[k + 8].begin);
                 for (size_t j = 0; j < size_t(leaf_size) && ahead + j < n; ++j) {
                     const AABB* box = &boxes[size_t(ids[size_t(keys[ahead + j] & 0xffffffffu)])];
                     __builtin_prefetch(box);
@@ -476,13 +478,13 @@ inline void BVH::build(const std::vector<AABB>& boxes, const std::vector<Index>&
                 }
             }
 #endif
-            Node& node = nodes_[size_t(leaf_node[k])];
+            Node& node = nodes_[size_t(leaves[k].node)];
             const std::int32_t count = node.leaf & 15;
             LeafBoxes& packed = leaf_boxes_[k];
             for (std::int32_t j = 0; j < leaf_size; ++j) {
                 const size_t slot = k * leaf_size + size_t(j);
                 if (j < count) {
-                    const size_t local = size_t(keys[size_t(leaf_begin[k] + j)] & 0xffffffffu);
+                    const size_t local = size_t(keys[size_t(leaves[k].begin + j)] & 0xffffffffu);
                     const Index id = ids[local];
                     const AABB& primitive = boxes[size_t(id)];
                     sorted_boxes_[slot] = primitive;
@@ -517,13 +519,13 @@ inline void BVH::build(const std::vector<AABB>& boxes, const std::vector<Index>&
 }
 
 inline std::int32_t BVH::build_topology(const std::vector<std::uint64_t>& keys, std::int32_t begin,
-                                        std::int32_t end, std::vector<std::int32_t>& leaf_begin)
+                                        std::int32_t end, std::vector<PendingLeaf>& leaves)
 {
     const std::int32_t index = std::int32_t(nodes_.size());
     nodes_.emplace_back();
     if (end - begin <= leaf_size) {
-        nodes_[size_t(index)].leaf = (std::int32_t(leaf_begin.size() * leaf_size) << 4) | (end - begin);
-        leaf_begin.push_back(begin);
+        nodes_[size_t(index)].leaf = (std::int32_t(leaves.size() * leaf_size) << 4) | (end - begin);
+        leaves.push_back({ index, begin });
         return index;
     }
     // Split where the highest bit in which the range's first and last Morton
@@ -541,8 +543,8 @@ inline std::int32_t BVH::build_topology(const std::vector<std::uint64_t>& keys, 
                                                    [bit](std::uint64_t key) { return !(key & bit); })
                               - keys.begin());
     }
-    build_topology(keys, begin, middle, leaf_begin);
-    const std::int32_t right = build_topology(keys, middle, end, leaf_begin);
+    build_topology(keys, begin, middle, leaves);
+    const std::int32_t right = build_topology(keys, middle, end, leaves);
     nodes_[size_t(index)].right = right;
     return index;
 }
