@@ -71,8 +71,8 @@ BroadPhaseParts broad_phase_parts(const ipc::CollisionMesh& mesh, const ipc::Pri
     const int vertex_shift = d::bits_for(std::size_t(mesh.num_vertices()));
     const int edge_shift = d::bits_for(std::size_t(mesh.num_edges()));
     std::vector<std::uint64_t> keys;
-    parts.face_vertex_ms = best_ms("  face-vertex pairs", repeats, [&] { keys = d::tree_pair_keys(faces, &vertices, vertex_shift); });
-    parts.edge_edge_ms = best_ms("  edge-edge pairs", repeats, [&] { keys = d::tree_pair_keys<2, 2>(edges, nullptr, edge_shift); });
+    parts.face_vertex_ms = best_ms("  face-vertex pairs", repeats, [&] { d::tree_pair_keys(faces, &vertices, vertex_shift, true, keys); });
+    parts.edge_edge_ms = best_ms("  edge-edge pairs", repeats, [&] { d::tree_pair_keys<2, 2>(edges, nullptr, edge_shift, true, keys); });
     std::vector<std::uint64_t> shuffled = keys;
     for (std::size_t i = 0; i + 1 < shuffled.size(); i += 2) { // unsorted input of the same size
         std::swap(shuffled[i], shuffled[shuffled.size() - 1 - i / 2]);

@@ -6,6 +6,7 @@
 #include <ipc/broad_phase/broad_phase.hpp>
 #include <ipc/collisions/collision_free_step_size.hpp>
 #include <ipc/distance/edge_edge.hpp>
+#include <ipc/distance/point_edge.hpp>
 #include <ipc/distance/point_triangle.hpp>
 
 #include <catch2/catch.hpp>
@@ -180,60 +181,80 @@ TEST_CASE("BVH keeps pairs whose inflated boxes only just touch", "[broad_phase]
 
 TEST_CASE("Step-size separation filter is conservative", "[step_size][filter]")
 {
-    // Random moving pairs: whenever the filter says a pair stays apart over
-    // [0, T], the sampled distance stays above xi + kept (d(0) - xi).
+    // Random moving pairs, eight per filter call (a point-triangle,
+    // edge-edge or point-edge batch): whenever the filter says a pair stays
+    // apart over [0, T], the sampled distance stays above xi + kept (d(0) - xi).
     std::mt19937 generator(11);
     std::uniform_real_distribution<double> coordinate(-1.0, 1.0), unit(0.0, 1.0);
     const auto random_point = [&] { return Eigen::Vector3d(coordinate(generator), coordinate(generator), coordinate(generator)); };
-    int passed = 0, close = 0;
-    for (int trial = 0; trial < 4000; ++trial) {
-        const bool triangle = trial % 2 == 0;
-        const double T = unit(generator), xi = 0.05 * unit(generator), kept = trial % 3 == 0 ? 0.0 : 0.1;
-        const double motion = 0.6 * unit(generator);
-        Eigen::Vector3d a0[3], aT[3], a1[3], b0[2], bT[2], b1[2];
-        const Eigen::Vector3d shift = 0.7 * random_point();
-        for (int i = 0; i < 3; ++i) {
-            a0[i] = 0.5 * random_point();
-            a1[i] = a0[i] + motion * random_point();
-            aT[i] = a0[i] + T * (a1[i] - a0[i]);
-        }
-        for (int j = 0; j < 2; ++j) {
-            b0[j] = shift + 0.5 * random_point();
-            b1[j] = b0[j] + motion * random_point();
-            bT[j] = b0[j] + T * (b1[j] - b0[j]);
-        }
-        const auto distance = [&](double t) {
-            const auto at = [t](const Eigen::Vector3d& x0, const Eigen::Vector3d& x1) { return Eigen::Vector3d(x0 + t * (x1 - x0)); };
-            if (triangle) {
-                return std::sqrt(point_triangle_distance_squared(at(b0[0], b1[0]), at(a0[0], a1[0]), at(a0[1], a1[1]), at(a0[2], a1[2])));
+    constexpr int lanes = 8;
+    int passed[3] = { 0, 0, 0 }, close = 0;
+    for (int call = 0; call < 600; ++call) {
+        const int kind = call % 3; // 0: point-triangle, 1: edge-edge, 2: point-edge
+        const int num_a = kind == 0 ? 3 : 2, num_b = kind == 1 ? 2 : 1;
+        const double kept = call % 4 == 0 ? 0.0 : 0.1;
+        detail::SeparationBatch<3, 1, lanes> triangles {};
+        detail::SeparationBatch<2, 2, lanes> edges {};
+        detail::SeparationBatch<2, 1, lanes> point_edges {};
+        // Points 0..num_a-1 are a, then b; at t = 0, 1 and T.
+        Eigen::Vector3d x0[lanes][4], x1[lanes][4];
+        double T[lanes], xi[lanes];
+        for (int l = 0; l < lanes; ++l) {
+            T[l] = unit(generator);
+            xi[l] = 0.05 * unit(generator);
+            const double motion = 0.6 * unit(generator);
+            const Eigen::Vector3d shift = 0.7 * random_point();
+            for (int q = 0; q < num_a + num_b; ++q) {
+                x0[l][q] = (q < num_a ? Eigen::Vector3d::Zero() : shift) + 0.5 * random_point();
+                x1[l][q] = x0[l][q] + motion * random_point();
+                const Eigen::Vector3d xT = x0[l][q] + T[l] * (x1[l][q] - x0[l][q]);
+                for (int k = 0; k < 3; ++k) {
+                    (kind == 0 ? triangles.start[q][k][l] : kind == 1 ? edges.start[q][k][l] : point_edges.start[q][k][l]) = x0[l][q][k];
+                    (kind == 0 ? triangles.end[q][k][l] : kind == 1 ? edges.end[q][k][l] : point_edges.end[q][k][l]) = xT[k];
+                }
             }
-            return std::sqrt(edge_edge_distance_squared(at(a0[0], a1[0]), at(a0[1], a1[1]), at(b0[0], b1[0]), at(b0[1], b1[1])));
-        };
-        bool apart;
-        if (triangle) {
-            const Eigen::Vector3d face0[3] = { a0[0], a0[1], a0[2] }, faceT[3] = { aT[0], aT[1], aT[2] };
-            const Eigen::Vector3d point0[1] = { b0[0] }, pointT[1] = { bT[0] };
-            apart = detail::stays_apart(face0, faceT, point0, pointT, (a0[1] - a0[0]).cross(a0[2] - a0[0]), xi, kept, 1e-14);
+            triangles.xi[l] = edges.xi[l] = point_edges.xi[l] = xi[l];
+        }
+        bool apart[lanes];
+        if (kind == 0) {
+            detail::stays_apart<detail::FilterAxis::face_normal>(triangles, kept, 1e-14, apart);
+        } else if (kind == 1) {
+            detail::stays_apart<detail::FilterAxis::edge_cross>(edges, kept, 1e-14, apart);
         } else {
-            const Eigen::Vector3d first0[2] = { a0[0], a0[1] }, firstT[2] = { aT[0], aT[1] };
-            const Eigen::Vector3d second0[2] = { b0[0], b0[1] }, secondT[2] = { bT[0], bT[1] };
-            apart = detail::stays_apart(first0, firstT, second0, secondT, (a0[1] - a0[0]).cross(b0[1] - b0[0]), xi, kept, 1e-14);
+            detail::stays_apart<detail::FilterAxis::none>(point_edges, kept, 1e-14, apart);
         }
-        const double level = xi + kept * (distance(0) - xi);
-        double lowest = distance(0);
-        for (int k = 1; k <= 64; ++k) {
-            lowest = std::min(lowest, distance(T * k / 64));
-        }
-        close += lowest <= level;
-        if (apart) {
-            ++passed;
-            CAPTURE(trial, lowest, level);
-            CHECK(lowest > level);
+        for (int l = 0; l < lanes; ++l) {
+            const auto distance = [&](double t) {
+                Eigen::Vector3d x[4];
+                for (int q = 0; q < num_a + num_b; ++q) {
+                    x[q] = x0[l][q] + t * (x1[l][q] - x0[l][q]);
+                }
+                if (kind == 0) {
+                    return std::sqrt(point_triangle_distance_squared(x[3], x[0], x[1], x[2]));
+                }
+                if (kind == 1) {
+                    return std::sqrt(edge_edge_distance_squared(x[0], x[1], x[2], x[3]));
+                }
+                return std::sqrt(point_edge_distance_squared(x[2], x[0], x[1]));
+            };
+            const double level = xi[l] + kept * (distance(0) - xi[l]);
+            double lowest = distance(0);
+            for (int k = 1; k <= 64; ++k) {
+                lowest = std::min(lowest, distance(T[l] * k / 64));
+            }
+            close += lowest <= level;
+            if (apart[l]) {
+                ++passed[kind];
+                CAPTURE(call, l, kind, lowest, level);
+                CHECK(lowest > level);
+            }
         }
     }
-    INFO("passed " << passed << ", close " << close);
-    CHECK(passed > 500); // the filter does pass many pairs
-    CHECK(close > 50);   // and the close ones, which it must reject, occur
+    INFO("passed " << passed[0] << " / " << passed[1] << " / " << passed[2] << ", close " << close);
+    for (const int count : passed) {
+        CHECK(count > 300); // the filter does pass many pairs of each kind
+    }
+    CHECK(close > 40); // and the close ones, which it must reject, occur
 }
 
 TEST_CASE("Step size is the same for every broad phase, candidate order and thread count", "[step_size][threads]")

@@ -336,6 +336,21 @@ namespace detail {
         }
     };
 
+    /// Candidate pairs as 64-bit keys, one list per pair kind: face-vertex
+    /// (face << vertex_shift | vertex), edge-edge (edge0 << edge_shift |
+    /// edge1), edge-vertex (edge << vertex_shift | vertex), vertex-vertex
+    /// (v0 << vertex_shift | v1); sorted or in no particular order.
+    struct CandidateKeys {
+        std::vector<std::uint64_t> face_vertex, edge_edge, edge_vertex, vertex_vertex;
+        int vertex_shift = 1, edge_shift = 1;
+
+        /// (first, second) of a key with the given shift.
+        static std::pair<Index, Index> split(std::uint64_t key, int shift)
+        {
+            return { Index(key >> shift), Index(key & ((std::uint64_t(1) << shift) - 1)) };
+        }
+    };
+
     /// What the broad phase keeps between calls on one thread (see the file
     /// comment): the primitive trees, the per-worker key buffers, the boxes
     /// of queries from positions and the candidates of callers that only
@@ -345,6 +360,7 @@ namespace detail {
         PrimitiveTree<3> faces;
         PrimitiveTree<1> colliding, codim, particles;
         std::vector<KeyBuffer> key_buffers;
+        CandidateKeys keys;    ///< the pair keys of the last query
         PrimitiveBoxes boxes;  ///< for the queries from positions
         Candidates candidates; ///< for callers that only pass candidates on
     };
@@ -364,8 +380,8 @@ namespace detail {
     /// With sorted = false the keys come in no particular order (each pair
     /// still once).
     template <int CountA, int CountB>
-    std::vector<std::uint64_t> tree_pair_keys(const PrimitiveTree<CountA>& first,
-                                              const PrimitiveTree<CountB>* second, int shift, bool sorted = true)
+    void tree_pair_keys(const PrimitiveTree<CountA>& first, const PrimitiveTree<CountB>* second, int shift,
+                        bool sorted, std::vector<std::uint64_t>& keys)
     {
         const bool self = second == nullptr;
         const BVH& tree_b = self ? first.tree : second->tree;
@@ -430,7 +446,7 @@ namespace detail {
         for (std::size_t t = 0; t < buffers.size(); ++t) {
             offsets[t + 1] = offsets[t] + buffers[t].used;
         }
-        std::vector<std::uint64_t> keys(offsets.back());
+        keys.resize(offsets.back());
         parallel_for(0, std::ptrdiff_t(buffers.size()), [&](std::ptrdiff_t t) {
             const KeyBuffer& buffer = buffers[std::size_t(t)];
             std::copy(buffer.keys.begin(), buffer.keys.begin() + std::ptrdiff_t(buffer.used),
@@ -440,7 +456,6 @@ namespace detail {
             radix_sort_keys(keys, shift + bits_for(first.ids.empty() ? 0 : std::size_t(*std::max_element(first.ids.begin(), first.ids.end())) + 1));
             keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
         }
-        return keys;
     }
 
     /// Writes make(first, second) for every key, in key order, in parallel.
@@ -460,24 +475,11 @@ namespace detail {
         });
     }
 
-    /// Candidate pairs as 64-bit keys, one list per pair kind: face-vertex
-    /// (face << vertex_shift | vertex), edge-edge (edge0 << edge_shift |
-    /// edge1), edge-vertex (edge << vertex_shift | vertex), vertex-vertex
-    /// (v0 << vertex_shift | v1); sorted or in no particular order.
-    struct CandidateKeys {
-        std::vector<std::uint64_t> face_vertex, edge_edge, edge_vertex, vertex_vertex;
-        int vertex_shift = 1, edge_shift = 1;
-
-        /// (first, second) of a key with the given shift.
-        static std::pair<Index, Index> split(std::uint64_t key, int shift)
-        {
-            return { Index(key >> shift), Index(key & ((std::uint64_t(1) << shift) - 1)) };
-        }
-    };
-
     /// All candidate keys by BVH: one tree per primitive set, shared between
-    /// the pair kinds that use it.
-    inline CandidateKeys bvh_candidate_keys(const CollisionMesh& mesh, const PrimitiveBoxes& boxes, bool sorted)
+    /// the pair kinds that use it. The keys live in the calling thread's
+    /// scratch (valid until its next broad-phase query).
+    inline const CandidateKeys& bvh_candidate_keys(const CollisionMesh& mesh, const PrimitiveBoxes& boxes,
+                                                   bool sorted)
     {
         const Eigen::MatrixXi& E = mesh.edges();
         const Eigen::MatrixXi& F = mesh.faces();
@@ -524,23 +526,26 @@ namespace detail {
             particle_tree.build(boxes.vertices, particles, self_vertex);
         }
 
-        CandidateKeys keys;
+        CandidateKeys& keys = scratch.keys;
         keys.vertex_shift = std::max(1, bits_for(std::size_t(mesh.num_vertices())));
         keys.edge_shift = std::max(1, bits_for(std::size_t(mesh.num_edges())));
+        for (std::vector<std::uint64_t>* list : { &keys.face_vertex, &keys.edge_edge, &keys.edge_vertex, &keys.vertex_vertex }) {
+            list->clear();
+        }
         if (face_vertex_pairs) {
-            keys.face_vertex = tree_pair_keys(face_tree, &colliding_tree, keys.vertex_shift, sorted);
+            tree_pair_keys(face_tree, &colliding_tree, keys.vertex_shift, sorted, keys.face_vertex);
         }
         if (edge_edge_pairs) {
-            keys.edge_edge = tree_pair_keys<2, 2>(edge_tree, nullptr, keys.edge_shift, sorted);
+            tree_pair_keys<2, 2>(edge_tree, nullptr, keys.edge_shift, sorted, keys.edge_edge);
         }
         if (rod_pairs) {
-            keys.edge_vertex = tree_pair_keys(rod_tree, &codim_tree, keys.vertex_shift, sorted);
+            tree_pair_keys(rod_tree, &codim_tree, keys.vertex_shift, sorted, keys.edge_vertex);
         }
         if (planar_pairs) {
-            keys.edge_vertex = tree_pair_keys(edge_tree, &colliding_tree, keys.vertex_shift, sorted);
+            tree_pair_keys(edge_tree, &colliding_tree, keys.vertex_shift, sorted, keys.edge_vertex);
         }
         if (particle_pairs) {
-            keys.vertex_vertex = tree_pair_keys<1, 1>(particle_tree, nullptr, keys.vertex_shift, sorted);
+            tree_pair_keys<1, 1>(particle_tree, nullptr, keys.vertex_shift, sorted, keys.vertex_vertex);
         }
         return keys;
     }
@@ -548,7 +553,7 @@ namespace detail {
     /// All candidates by BVH (sorted keys turned into candidate lists).
     inline void bvh_candidates(const CollisionMesh& mesh, const PrimitiveBoxes& boxes, Candidates& candidates)
     {
-        const CandidateKeys keys = bvh_candidate_keys(mesh, boxes, true);
+        const CandidateKeys& keys = bvh_candidate_keys(mesh, boxes, true);
         candidates_from_keys(keys.face_vertex, keys.vertex_shift,
                              [](Index f, Index v) { return FaceVertexCandidate { f, v }; }, candidates.face_vertex);
         candidates_from_keys(keys.edge_edge, keys.edge_shift,
