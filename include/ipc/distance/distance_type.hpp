@@ -227,10 +227,11 @@ namespace detail {
         const D&, const Vector<typename D::Scalar, 3>>;
 
     /// Shared quantities of two segments ea0 + s u, eb0 + t v (s, t in
-    /// [0, 1]): w = ea0 - eb0, m = u x v, mm = |m|^2, a = |u|^2, c = |v|^2,
-    /// from contiguous coordinates of ea0, ea1, eb0, eb1.
+    /// [0, 1]): w = ea0 - eb0, w01 = ea0 - eb1, w10 = ea1 - eb0,
+    /// m = u x v, mm = |m|^2, a = |u|^2, c = |v|^2, from contiguous
+    /// coordinates of ea0, ea1, eb0, eb1.
     template <typename T> struct EdgeEdgeGeometry {
-        T u[3], v[3], w[3], m[3];
+        T u[3], v[3], w[3], w01[3], w10[3], m[3];
         T mm, a, c;
         /// Nearly parallel (or a zero-length edge): the line-line formula is
         /// never used (see the file comment).
@@ -244,6 +245,8 @@ namespace detail {
         sub3(ea1, ea0, g.u);
         sub3(eb1, eb0, g.v);
         sub3(ea0, eb0, g.w);
+        sub3(ea0, eb1, g.w01);
+        sub3(ea1, eb0, g.w10);
         cross3(g.u, g.v, g.m);
         g.mm = dot3(g.m, g.m);
         g.a = dot3(g.u, g.u);
@@ -284,8 +287,13 @@ namespace detail {
     /// classify_edge_edge); the rest from the Gram entries. Every comparison
     /// is independent of the others and the decisions combine by selects and
     /// small table lookups, so random input costs no branch mispredictions.
-    /// Agrees with classify_edge_edge's region.
-    template <typename T>
+    /// Agrees with classify_edge_edge's region. With ExactFarEnds, the
+    /// numerators at the far ends are dot products with the endpoint
+    /// differences w01, w10 themselves rather than d - b and b + e
+    /// (b = u . v): the numerators of the point-line formulas, so that a
+    /// distance formed from these parameters equals the typed formula's to
+    /// the last bit (two more dot products).
+    template <typename T, bool ExactFarEnds = false>
     inline EdgeEdgeClosestParameters<T> nonparallel_edge_edge_parameters(const EdgeEdgeGeometry<T>& g)
     {
         T vw[3], uw[3];
@@ -293,28 +301,41 @@ namespace detail {
         cross3(g.u, g.w, uw);
         const T s_num = dot3(g.m, vw);
         const T t_num = dot3(g.m, uw);
-        const T b = dot3(g.u, g.v);
         const T d = dot3(g.u, g.w);
         const T e = dot3(g.v, g.w);
+        T d1, e1; // (ea0 - eb1) . u = d - b and (ea1 - eb0) . v = b + e
+        if constexpr (ExactFarEnds) {
+            d1 = dot3(g.u, g.w01);
+            e1 = dot3(g.v, g.w10);
+        } else {
+            const T b = dot3(g.u, g.v);
+            d1 = d - b;
+            e1 = b + e;
+        }
         // State of x / den: 0 at or below 0, 1 inside, 2 at or above 1.
         const auto state = [](const T& x, const T& den) { return int(x > T(0)) + int(!(x < den)); };
         const int s_state = state(s_num, g.mm);
         // t optimal for the clamped s: for s = 0, free (s inside), for s = 1.
-        const T t_nums[3] = { e, t_num, b + e };
+        const T t_nums[3] = { e, t_num, e1 };
         const T t_dens[3] = { g.c, g.mm, g.c };
-        const int t_states[3] = { state(e, g.c), state(t_num, g.mm), state(b + e, g.c) };
+        const int t_states[3] = { state(e, g.c), state(t_num, g.mm), state(e1, g.c) };
         const int t_state = t_states[s_state];
         // s optimal for the clamped t: for t = 0, (s kept), for t = 1.
-        const T s_nums[3] = { -d, s_num, b - d };
+        const T s_nums[3] = { -d, s_num, -d1 };
         const T s_dens[3] = { g.a, g.mm, g.a };
-        const int s_states[3] = { state(-d, g.a), s_state, state(b - d, g.a) };
+        const int s_states[3] = { state(-d, g.a), s_state, state(-d1, g.a) };
         const int s_final = s_states[t_state];
-        const T ends[3] = { T(0), T(0), T(1) };
+        // Both quotients are formed whether or not they are used (their
+        // denominators are positive here) and picked by index: a branch
+        // around the division is mispredicted on random input (automatic
+        // gradient 29.8 -> 22.6 ns on 10^6 random configurations).
+        const T t_values[3] = { T(0), T(t_nums[s_state] / t_dens[s_state]), T(1) };
+        const T s_values[3] = { T(0), T(s_nums[t_state] / s_dens[t_state]), T(1) };
         EdgeEdgeClosestParameters<T> p;
         p.s_state = s_final;
         p.t_state = t_state;
-        p.t = t_state == 1 ? T(t_nums[s_state] / t_dens[s_state]) : ends[t_state];
-        p.s = s_final == 1 ? T(s_nums[t_state] / s_dens[t_state]) : ends[s_final];
+        p.t = t_values[t_state];
+        p.s = s_values[s_final];
         return p;
     }
 

@@ -3,14 +3,14 @@
 /// Squared distance between the segments (ea0, ea1) and (eb0, eb1), with
 /// gradient and Hessian (3D).
 ///
-/// The automatic overloads pick the region with edge_edge_distance_type (the
-/// value overload with the equivalent candidate search, which can pick the
-/// other of two regions that tie up to rounding) and return the
-/// value/Hessian of that region's formula: point-point between endpoints,
-/// point-line between an endpoint and the other edge, or line-line between
-/// the interiors. The automatic gradient needs no formula: it is formed from
-/// the closest points themselves (envelope theorem), the same function up to
-/// rounding. Parallel or nearly parallel edges and zero-length edges never
+/// The automatic overloads pick the region with edge_edge_distance_type and
+/// return the value/Hessian of that region's formula: point-point between
+/// endpoints, point-line between an endpoint and the other edge, or
+/// line-line between the interiors. The automatic value and gradient select
+/// no formula with a branch: they are formed from the closest points
+/// themselves (the value equals the typed formula's to the last bit; the
+/// gradient, by the envelope theorem, is the same function up to rounding),
+/// so random input costs no branch mispredictions. Parallel or nearly parallel edges and zero-length edges never
 /// use the line-line formula: the closest endpoint-edge formula is used, with
 /// its own derivatives (zero for the vertices it does not involve).
 /// The distance is continuous everywhere but not differentiable across
@@ -48,6 +48,43 @@ namespace detail {
         }
         return grad;
     }
+
+    /// Squared distance between two segments that are not nearly parallel,
+    /// from their closest points (nonparallel_edge_edge_parameters), without
+    /// branches. In the interior region it is the line-line formula
+    /// (w . m)^2 / |m|^2; elsewhere |r|^2 with r = pa - pb formed from the
+    /// endpoints the region involves plus the free parameter's offset, so a
+    /// point-point region gives exactly the endpoint distance and a
+    /// point-line region the point-line formula's residual. ea1 and eb1 are
+    /// the far endpoints (contiguous coordinates) g was formed from.
+    template <typename T>
+    inline T nonparallel_edge_edge_distance_squared(const T* ea1, const T* eb1, const EdgeEdgeGeometry<T>& g)
+    {
+        const EdgeEdgeClosestParameters<T> p = nonparallel_edge_edge_parameters<T, true>(g);
+        // The four endpoint differences, picked by index rather than by a
+        // (mispredicted) branch.
+        T ends[4][3];
+        for (int i = 0; i < 3; ++i) {
+            ends[0][i] = g.w[i];
+            ends[1][i] = g.w01[i];
+            ends[2][i] = g.w10[i];
+            ends[3][i] = ea1[i] - eb1[i];
+        }
+        const T* end = ends[2 * int(p.s_state == 2) + int(p.t_state == 2)];
+        // The free part of each parameter (zero at either end).
+        const T s_parts[3] = { T(0), p.s, T(0) };
+        const T t_parts[3] = { T(0), p.t, T(0) };
+        const T s = s_parts[p.s_state];
+        const T t = t_parts[p.t_state];
+        T rr = T(0);
+        for (int i = 0; i < 3; ++i) {
+            const T r = end[i] + s * g.u[i] - t * g.v[i];
+            rr += r * r;
+        }
+        const T h = dot3(g.w, g.m);
+        const T candidates[2] = { rr, h * h / g.mm };
+        return candidates[int(p.s_state == 1) & int(p.t_state == 1)];
+    }
 } // namespace detail
 
 /// Squared distance (length^2) between edges a and b using the formula of
@@ -81,7 +118,14 @@ inline typename DA0::Scalar edge_edge_distance_squared(
     using Traits = detail::stencil_traits<DA0, DA1, DB0, DB1>;
     static_assert(Traits::dim == 3, "edge-edge distance is 3D only");
     using T = typename Traits::Scalar;
-    const T d = detail::classify_edge_edge<T>(ea0, ea1, eb0, eb1).distance_squared;
+    const detail::contiguous_point_t<DA0> a0 = ea0.derived();
+    const detail::contiguous_point_t<DA1> a1 = ea1.derived();
+    const detail::contiguous_point_t<DB0> b0 = eb0.derived();
+    const detail::contiguous_point_t<DB1> b1 = eb1.derived();
+    const detail::EdgeEdgeGeometry<T> g = detail::edge_edge_geometry<T>(a0.data(), a1.data(), b0.data(), b1.data());
+    const T d = g.parallel()
+        ? detail::classify_edge_edge<T>(ea0, ea1, eb0, eb1).distance_squared
+        : detail::nonparallel_edge_edge_distance_squared<T>(a1.data(), b1.data(), g);
     detail::check_finite_stencil(d, "edge_edge_distance_squared", ea0, ea1, eb0, eb1);
     return d;
 }
