@@ -227,11 +227,11 @@ namespace detail {
         const D&, const Vector<typename D::Scalar, 3>>;
 
     /// Shared quantities of two segments ea0 + s u, eb0 + t v (s, t in
-    /// [0, 1]): w = ea0 - eb0, w01 = ea0 - eb1, w10 = ea1 - eb0,
-    /// m = u x v, mm = |m|^2, a = |u|^2, c = |v|^2, from contiguous
+    /// [0, 1]): the endpoint differences w = ea0 - eb0, w01 = ea0 - eb1,
+    /// w10 = ea1 - eb0, w11 = ea1 - eb1, m = u x v, mm = |m|^2, a = |u|^2, c = |v|^2, from contiguous
     /// coordinates of ea0, ea1, eb0, eb1.
     template <typename T> struct EdgeEdgeGeometry {
-        T u[3], v[3], w[3], w01[3], w10[3], m[3];
+        T u[3], v[3], w[3], w01[3], w10[3], w11[3], m[3];
         T mm, a, c;
         /// Nearly parallel (or a zero-length edge): the line-line formula is
         /// never used (see the file comment).
@@ -247,6 +247,7 @@ namespace detail {
         sub3(ea0, eb0, g.w);
         sub3(ea0, eb1, g.w01);
         sub3(ea1, eb0, g.w10);
+        sub3(ea1, eb1, g.w11);
         cross3(g.u, g.v, g.m);
         g.mm = dot3(g.m, g.m);
         g.a = dot3(g.u, g.u);

@@ -10,9 +10,10 @@
 /// no formula with a branch: they are formed from the closest points
 /// themselves (the value equals the typed formula's to the last bit; the
 /// gradient, by the envelope theorem, is the same function up to rounding),
-/// so random input costs no branch mispredictions. Parallel or nearly parallel edges and zero-length edges never
-/// use the line-line formula: the closest endpoint-edge formula is used, with
-/// its own derivatives (zero for the vertices it does not involve).
+/// so random input costs no branch mispredictions. Parallel or nearly
+/// parallel edges and zero-length edges never use the line-line formula: the
+/// closest endpoint-edge formula is used, with its own derivatives (zero for
+/// the vertices it does not involve).
 /// The distance is continuous everywhere but not differentiable across
 /// parallel configurations; multiply barrier terms by edge_edge_mollifier
 /// (edge_edge_mollifier.hpp) for a C1 potential. The automatic value overload
@@ -55,20 +56,19 @@ namespace detail {
     /// (w . m)^2 / |m|^2; elsewhere |r|^2 with r = pa - pb formed from the
     /// endpoints the region involves plus the free parameter's offset, so a
     /// point-point region gives exactly the endpoint distance and a
-    /// point-line region the point-line formula's residual. ea1 and eb1 are
-    /// the far endpoints (contiguous coordinates) g was formed from.
-    template <typename T>
-    inline T nonparallel_edge_edge_distance_squared(const T* ea1, const T* eb1, const EdgeEdgeGeometry<T>& g)
+    /// point-line region the point-line formula's residual.
+    template <typename T> inline T nonparallel_edge_edge_distance_squared(const EdgeEdgeGeometry<T>& g)
     {
         const EdgeEdgeClosestParameters<T> p = nonparallel_edge_edge_parameters<T, true>(g);
-        // The four endpoint differences, picked by index rather than by a
-        // (mispredicted) branch.
+        // The region's endpoint difference, copied into one array and picked
+        // by index (an array of pointers compiles to a mispredicted branch:
+        // 31.8 ns instead of 28.0).
         T ends[4][3];
         for (int i = 0; i < 3; ++i) {
             ends[0][i] = g.w[i];
             ends[1][i] = g.w01[i];
             ends[2][i] = g.w10[i];
-            ends[3][i] = ea1[i] - eb1[i];
+            ends[3][i] = g.w11[i];
         }
         const T* end = ends[2 * int(p.s_state == 2) + int(p.t_state == 2)];
         // The free part of each parameter (zero at either end).
@@ -118,14 +118,9 @@ inline typename DA0::Scalar edge_edge_distance_squared(
     using Traits = detail::stencil_traits<DA0, DA1, DB0, DB1>;
     static_assert(Traits::dim == 3, "edge-edge distance is 3D only");
     using T = typename Traits::Scalar;
-    const detail::contiguous_point_t<DA0> a0 = ea0.derived();
-    const detail::contiguous_point_t<DA1> a1 = ea1.derived();
-    const detail::contiguous_point_t<DB0> b0 = eb0.derived();
-    const detail::contiguous_point_t<DB1> b1 = eb1.derived();
-    const detail::EdgeEdgeGeometry<T> g = detail::edge_edge_geometry<T>(a0.data(), a1.data(), b0.data(), b1.data());
-    const T d = g.parallel()
-        ? detail::classify_edge_edge<T>(ea0, ea1, eb0, eb1).distance_squared
-        : detail::nonparallel_edge_edge_distance_squared<T>(a1.data(), b1.data(), g);
+    const detail::EdgeEdgeGeometry<T> g = detail::edge_edge_geometry(ea0, ea1, eb0, eb1);
+    const T d = g.parallel() ? detail::classify_edge_edge<T>(ea0, ea1, eb0, eb1).distance_squared
+                             : detail::nonparallel_edge_edge_distance_squared<T>(g);
     detail::check_finite_stencil(d, "edge_edge_distance_squared", ea0, ea1, eb0, eb1);
     return d;
 }
