@@ -13,3 +13,15 @@
 #else
 #define IPC_HAS_OPENMP 0
 #endif
+
+/// IPC_ALWAYS_INLINE marks a small hot helper of the distance kernels that
+/// must be inlined into its caller even in a large translation unit, where
+/// g++'s growth limits otherwise keep it out of line (returning its result
+/// through memory and stopping the caller's scheduling at the call).
+#if defined(__GNUC__) || defined(__clang__)
+#define IPC_ALWAYS_INLINE inline __attribute__((always_inline))
+#elif defined(_MSC_VER)
+#define IPC_ALWAYS_INLINE __forceinline
+#else
+#define IPC_ALWAYS_INLINE inline
+#endif

@@ -68,6 +68,11 @@ TEST_CASE("region classifiers match an exhaustive search over candidates", "[dis
             CHECK(std::abs(d_ee - segments) <= 1e-12 * (1 + segments));
         }
         interior_ee += type_ee == ipc::EdgeEdgeDistanceType::EA_EB;
+        // The automatic Hessian is formed without selecting a formula: the
+        // typed one up to rounding.
+        const Eigen::Matrix<double, 12, 12> h_typed = ipc::edge_edge_distance_squared_hessian(p, t0, t1, t2, type_ee);
+        const Eigen::Matrix<double, 12, 12> h_auto = ipc::edge_edge_distance_squared_hessian(p, t0, t1, t2);
+        CHECK((h_auto - h_typed).lpNorm<Eigen::Infinity>() <= 1e-12 * (1 + h_typed.lpNorm<Eigen::Infinity>()));
     }
     // Both the interior and the boundary branches were exercised.
     CHECK(interior_pt > 1000);

@@ -295,7 +295,7 @@ namespace detail {
     /// distance formed from these parameters equals the typed formula's to
     /// the last bit (two more dot products).
     template <typename T, bool ExactFarEnds = false>
-    inline EdgeEdgeClosestParameters<T> nonparallel_edge_edge_parameters(const EdgeEdgeGeometry<T>& g)
+    IPC_ALWAYS_INLINE EdgeEdgeClosestParameters<T> nonparallel_edge_edge_parameters(const EdgeEdgeGeometry<T>& g)
     {
         T vw[3], uw[3];
         cross3(g.v, g.w, vw);

@@ -6,11 +6,12 @@
 /// The automatic overloads pick the region with edge_edge_distance_type and
 /// return the value/Hessian of that region's formula: point-point between
 /// endpoints, point-line between an endpoint and the other edge, or
-/// line-line between the interiors. The automatic value and gradient select
-/// no formula with a branch: they are formed from the closest points
+/// line-line between the interiors. The automatic value, gradient and Hessian
+/// select no formula with a branch: they are formed from the closest points
 /// themselves (the value equals the typed formula's to the last bit; the
-/// gradient, by the envelope theorem, is the same function up to rounding),
-/// so random input costs no branch mispredictions. Parallel or nearly
+/// gradient, by the envelope theorem, and the Hessian, by implicit
+/// differentiation of the free parameters, are the same functions up to
+/// rounding), so random input costs no branch mispredictions. Parallel or nearly
 /// parallel edges and zero-length edges never use the line-line formula: the
 /// closest endpoint-edge formula is used, with its own derivatives (zero for
 /// the vertices it does not involve).
@@ -84,6 +85,47 @@ namespace detail {
         const T h = dot3(g.w, g.m);
         const T candidates[2] = { rr, h * h / g.mm };
         return candidates[int(p.s_state == 1) & int(p.t_state == 1)];
+    }
+
+    /// Hessian of the squared distance between two segments that are not
+    /// nearly parallel, with respect to (ea0, ea1, eb0, eb1), without
+    /// selecting a formula. With weights w = (1 - s, s, t - 1, -t) of
+    /// r = w (x) (ea0, ea1, eb0, eb1) and the free parameters among s, t
+    /// (those strictly inside [0, 1]), it is 2 (w w^T) (x) I - 2 U Ginv U^T
+    /// (projection_hessian) in every region: a parameter at an end
+    /// contributes a zero U column and an identity row of the Gram matrix,
+    /// so the point-point, point-line and line-line Hessians all come out of
+    /// the same arithmetic. Equal to the typed formula's Hessian up to
+    /// rounding.
+    template <typename T> inline Matrix<T, 12, 12> nonparallel_edge_edge_distance_squared_hessian(const EdgeEdgeGeometry<T>& g)
+    {
+        using std::sqrt;
+        const EdgeEdgeClosestParameters<T> p = nonparallel_edge_edge_parameters<T>(g);
+        const T fs = T(p.s_state == 1), ft = T(p.t_state == 1); // 1: free
+        const Vector<T, 4> w(T(1) - p.s, p.s, p.t - T(1), -p.t);
+        Vector<T, 3> r;
+        Matrix<T, 3, 2> E; // dr/ds = u and dr/dt = -v, zero for a fixed parameter
+        for (int i = 0; i < 3; ++i) {
+            r[i] = g.w[i] + p.s * g.u[i] - p.t * g.v[i];
+            E(i, 0) = fs * g.u[i];
+            E(i, 1) = -ft * g.v[i];
+        }
+        Matrix<T, 4, 2> dw; // dw/ds, dw/dt
+        dw << -fs, T(0), fs, T(0), T(0), ft, T(0), -ft;
+        // Gram matrix [[a', -b'], [-b', c']] of the free directions (a' = 1
+        // or c' = 1 for a fixed one); its determinant is |u x v|^2 when both
+        // are free (Lagrange's identity, without cancellation). Cholesky
+        // factor of its inverse as in line_line_factors.
+        const T a1 = fs * g.a + (T(1) - fs);
+        const T c1 = ft * g.c + (T(1) - ft);
+        const T b1 = fs * ft * dot3(g.u, g.v);
+        const T dets[2] = { a1 * c1, g.mm };
+        const T det = dets[int(p.s_state == 1) & int(p.t_state == 1)];
+        const T c_norm = sqrt(c1);
+        const T scale = T(1) / (c_norm * sqrt(det));
+        Matrix<T, 2, 2> C;
+        C << c1 * scale, T(0), b1 * scale, T(1) / c_norm;
+        return assemble_projection_hessian<T, 3, 4, 2>(w, projection_hessian_factor<T, 3, 4, 2>(w, dw, E, r, C));
     }
 } // namespace detail
 
@@ -230,8 +272,15 @@ inline auto edge_edge_distance_squared_hessian(
     const Eigen::MatrixBase<DA0>& ea0, const Eigen::MatrixBase<DA1>& ea1,
     const Eigen::MatrixBase<DB0>& eb0, const Eigen::MatrixBase<DB1>& eb1)
 {
+    using Traits = detail::stencil_traits<DA0, DA1, DB0, DB1>;
+    static_assert(Traits::dim == 3, "edge-edge distance is 3D only");
+    using T = typename Traits::Scalar;
+    const detail::EdgeEdgeGeometry<T> g = detail::edge_edge_geometry(ea0, ea1, eb0, eb1);
+    if (!g.parallel()) {
+        return detail::nonparallel_edge_edge_distance_squared_hessian<T>(g);
+    }
     return edge_edge_distance_squared_hessian(
-        ea0, ea1, eb0, eb1, edge_edge_distance_type(ea0, ea1, eb0, eb1));
+        ea0, ea1, eb0, eb1, detail::classify_edge_edge<T>(ea0, ea1, eb0, eb1).type);
 }
 
 namespace detail {

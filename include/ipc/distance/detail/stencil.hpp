@@ -4,6 +4,7 @@
 /// time, the closed-form Hessian of a squared distance to an affine subspace,
 /// and scattering of a sub-stencil's derivatives into a larger stencil.
 
+#include <ipc/config.hpp>
 #include <ipc/core/error.hpp>
 #include <ipc/core/types.hpp>
 
@@ -98,7 +99,7 @@ template <typename T, int DIM, int NP, int KMAX> struct DistanceHessianFactors {
 /// projection_hessian: U Ginv U^T = (U C)(U C)^T, given a lower-triangular
 /// C with C C^T = Ginv; same arguments as projection_hessian.
 template <typename T, int DIM, int NP, int K>
-inline Matrix<T, NP * DIM, K> projection_hessian_factor(
+IPC_ALWAYS_INLINE Matrix<T, NP * DIM, K> projection_hessian_factor(
     const Vector<T, NP>& w,
     const Matrix<T, NP, K>& v,
     const Matrix<T, DIM, K>& E,
@@ -128,7 +129,7 @@ inline Matrix<T, NP * DIM, K> projection_hessian_factor(
 /// Assembles 2 (w w^T) (x) I - L L^T from the factors of a squared-distance
 /// Hessian (K = 1 or 2 columns of L).
 template <typename T, int DIM, int NP, int K>
-inline Matrix<T, NP * DIM, NP * DIM> assemble_projection_hessian(
+IPC_ALWAYS_INLINE Matrix<T, NP * DIM, NP * DIM> assemble_projection_hessian(
     const Vector<T, NP>& w, const Matrix<T, NP * DIM, K>& L)
 {
     constexpr int N = NP * DIM;
