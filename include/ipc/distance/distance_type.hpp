@@ -228,8 +228,8 @@ namespace detail {
 
     /// Shared quantities of two segments ea0 + s u, eb0 + t v (s, t in
     /// [0, 1]): the endpoint differences w = ea0 - eb0, w01 = ea0 - eb1,
-    /// w10 = ea1 - eb0, w11 = ea1 - eb1, m = u x v, mm = |m|^2, a = |u|^2, c = |v|^2, from contiguous
-    /// coordinates of ea0, ea1, eb0, eb1.
+    /// w10 = ea1 - eb0, w11 = ea1 - eb1, m = u x v, mm = |m|^2, a = |u|^2,
+    /// c = |v|^2, from contiguous coordinates of ea0, ea1, eb0, eb1.
     template <typename T> struct EdgeEdgeGeometry {
         T u[3], v[3], w[3], w01[3], w10[3], w11[3], m[3];
         T mm, a, c;

@@ -3,18 +3,17 @@
 /// Squared distance between the segments (ea0, ea1) and (eb0, eb1), with
 /// gradient and Hessian (3D).
 ///
-/// The automatic overloads pick the region with edge_edge_distance_type and
-/// return the value/Hessian of that region's formula: point-point between
-/// endpoints, point-line between an endpoint and the other edge, or
-/// line-line between the interiors. The automatic value, gradient and Hessian
-/// select no formula with a branch: they are formed from the closest points
-/// themselves (the value equals the typed formula's to the last bit; the
-/// gradient, by the envelope theorem, and the Hessian, by implicit
-/// differentiation of the free parameters, are the same functions up to
-/// rounding), so random input costs no branch mispredictions. Parallel or nearly
-/// parallel edges and zero-length edges never use the line-line formula: the
-/// closest endpoint-edge formula is used, with its own derivatives (zero for
-/// the vertices it does not involve).
+/// The automatic overloads give the value/derivatives of the region's
+/// formula: point-point between endpoints, point-line between an endpoint and
+/// the other edge, or line-line between the interiors. They select no formula
+/// with a branch: they are formed from the closest points themselves (the
+/// value equals the typed formula's to the last bit; the gradient, by the
+/// envelope theorem, and the Hessian, by implicit differentiation of the free
+/// parameters, are the same functions up to rounding), so random input costs
+/// no branch mispredictions. Parallel or nearly parallel edges and
+/// zero-length edges never use the line-line formula: the closest
+/// endpoint-edge formula is used, with its own derivatives (zero for the
+/// vertices it does not involve).
 /// The distance is continuous everywhere but not differentiable across
 /// parallel configurations; multiply barrier terms by edge_edge_mollifier
 /// (edge_edge_mollifier.hpp) for a C1 potential. The automatic value overload
