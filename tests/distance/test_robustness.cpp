@@ -145,6 +145,27 @@ TEST_CASE("bad input raises ipc errors", "[distance][errors]")
         CHECK_THROWS_AS(edge_edge_mollifier_threshold(v, a, b, c), ipc::invalid_argument);
         CHECK_THROWS_AS(edge_edge_mollifier(0.1, bad), ipc::invalid_argument);
     }
+    // Every coordinate of an edge-edge stencil, crossing and parallel pairs
+    // alike (the automatic value sums the coordinates only on the parallel
+    // path and when the result is not finite).
+    const std::array<Vec3, 4> crossing = { Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0.5, -1, 0.3), Vec3(0.5, 1, 0.3) };
+    const std::array<Vec3, 4> parallel = { Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0), Vec3(1, 1, 0) };
+    for (const auto& stencil : { crossing, parallel }) {
+        for (int k = 0; k < 12; ++k) {
+            for (double bad : { nan, inf, -inf }) {
+                std::array<Vec3, 4> x = stencil;
+                x[size_t(k / 3)][k % 3] = bad;
+                CHECK_THROWS_AS(edge_edge_distance_squared(x[0], x[1], x[2], x[3]), ipc::invalid_argument);
+            }
+        }
+    }
+    // Finite coordinates whose squared distance overflows: unit edges
+    // 1e200 apart, crossing (non-parallel path) and parallel.
+    for (const auto& stencil : { crossing, parallel }) {
+        const Vec3 far(0, 0, 1e200);
+        CHECK_THROWS_AS(edge_edge_distance_squared(stencil[0], stencil[1], Vec3(stencil[2] + far), Vec3(stencil[3] + far)),
+                        ipc::invalid_argument);
+    }
     CHECK_THROWS_AS(edge_edge_mollifier_threshold(a, a, b, c), ipc::degenerate_geometry);
     CHECK_THROWS_AS(edge_edge_mollifier(0.1, 0.0), ipc::invalid_argument);
     CHECK_THROWS_AS(edge_edge_mollifier_gradient(0.1, -1.0), ipc::invalid_argument);

@@ -160,9 +160,18 @@ inline typename DA0::Scalar edge_edge_distance_squared(
     static_assert(Traits::dim == 3, "edge-edge distance is 3D only");
     using T = typename Traits::Scalar;
     const detail::EdgeEdgeGeometry<T> g = detail::edge_edge_geometry(ea0, ea1, eb0, eb1);
-    const T d = g.parallel() ? detail::classify_edge_edge<T>(ea0, ea1, eb0, eb1).distance_squared
-                             : detail::nonparallel_edge_edge_distance_squared<T>(g);
-    detail::check_finite_stencil(d, "edge_edge_distance_squared", ea0, ea1, eb0, eb1);
+    if (g.parallel()) {
+        const T d = detail::classify_edge_edge<T>(ea0, ea1, eb0, eb1).distance_squared;
+        detail::check_finite_stencil(d, "edge_edge_distance_squared", ea0, ea1, eb0, eb1);
+        return d;
+    }
+    // A NaN or infinite coordinate makes |u|^2 or |v|^2 non-finite, and then
+    // parallel() is true: here only the result itself can be non-finite (its
+    // square overflowed), so the coordinates are summed only in that case.
+    const T d = detail::nonparallel_edge_edge_distance_squared<T>(g);
+    if (!detail::finite_value(d)) {
+        detail::check_finite_stencil(d, "edge_edge_distance_squared", ea0, ea1, eb0, eb1); // throws
+    }
     return d;
 }
 
