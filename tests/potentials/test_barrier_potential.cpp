@@ -251,3 +251,49 @@ TEST_CASE("Barrier potential rejects bad input", "[potentials][barrier][validati
     wrong.vertex_vertex.back().vertices = { { 0, scene.mesh.num_vertices() } };
     CHECK_THROWS_AS(barrier.gradient(wrong, scene.mesh, scene.V), ipc::invalid_argument);
 }
+
+TEST_CASE("Barrier Hessian written into a kept matrix equals the returned one and reuses its storage",
+          "[potentials][barrier][reuse]")
+{
+    const auto same = [](const Eigen::SparseMatrix<double>& A, const Eigen::SparseMatrix<double>& B) {
+        return A.rows() == B.rows() && A.cols() == B.cols() && A.nonZeros() == B.nonZeros() && A.isCompressed()
+            && B.isCompressed() && std::equal(A.outerIndexPtr(), A.outerIndexPtr() + A.outerSize() + 1, B.outerIndexPtr())
+            && std::equal(A.innerIndexPtr(), A.innerIndexPtr() + A.nonZeros(), B.innerIndexPtr())
+            && std::equal(A.valuePtr(), A.valuePtr() + A.nonZeros(), B.valuePtr());
+    };
+    // Start from a matrix of another size, uncompressed, with entries.
+    Eigen::SparseMatrix<double> kept(7, 5);
+    kept.insert(3, 2) = 1.0;
+    kept.insert(6, 4) = -2.0;
+    REQUIRE(!kept.isCompressed());
+    const ipc::BarrierPotential<> barrier(0.05, 10.0);
+    int nonempty = 0;
+    for (int round = 0; round < 2; ++round) {
+        for (const auto& scene : ipc::test::mixed_scenes()) {
+            ipc::Collisions collisions;
+            collisions.build(scene.mesh, scene.V, 0.05);
+            for (const ipc::PSDProjection projection : { ipc::PSDProjection::none, ipc::PSDProjection::clamp }) {
+                barrier.hessian(collisions, scene.mesh, scene.V, projection, kept);
+                CHECK(same(kept, barrier.hessian(collisions, scene.mesh, scene.V, projection)));
+                nonempty += kept.nonZeros() > 0 ? 1 : 0;
+            }
+        }
+    }
+    CHECK(nonempty > 4);
+    // The storage is kept: after an empty Hessian the matrix still holds the
+    // room of the larger one before it (a fresh matrix would hold none), and
+    // the next large Hessian is written there.
+    const auto scene = ipc::test::mixed_scenes().front();
+    ipc::Collisions collisions;
+    collisions.build(scene.mesh, scene.V, 0.05);
+    barrier.hessian(collisions, scene.mesh, scene.V, ipc::PSDProjection::none, kept);
+    const Eigen::Index large = kept.nonZeros();
+    REQUIRE(large > 0);
+    const double* values = kept.valuePtr();
+    barrier.hessian(ipc::Collisions(), scene.mesh, scene.V, ipc::PSDProjection::none, kept);
+    CHECK(kept.nonZeros() == 0);
+    CHECK(kept.data().allocatedSize() >= large);
+    barrier.hessian(collisions, scene.mesh, scene.V, ipc::PSDProjection::clamp, kept);
+    CHECK(kept.valuePtr() == values);
+    CHECK(same(kept, barrier.hessian(collisions, scene.mesh, scene.V, ipc::PSDProjection::clamp)));
+}

@@ -103,6 +103,26 @@ TEST_CASE("Friction potential derivatives match finite differences; Hessian is P
     }
 }
 
+TEST_CASE("Friction Hessian written into a kept matrix equals the returned one", "[potentials][friction][reuse]")
+{
+    Eigen::SparseMatrix<double> kept(4, 4);
+    kept.insert(1, 1) = 3.0;
+    const ipc::FrictionPotential<> potential(1e-3);
+    int nonempty = 0;
+    for (const FrictionScene& f : friction_scenes(0.01)) {
+        for (const ipc::PSDProjection projection : { ipc::PSDProjection::none, ipc::PSDProjection::clamp }) {
+            potential.hessian(f.contacts, f.scene.mesh, f.U, projection, kept);
+            const Eigen::SparseMatrix<double> fresh = potential.hessian(f.contacts, f.scene.mesh, f.U, projection);
+            REQUIRE(kept.rows() == fresh.rows());
+            REQUIRE(kept.nonZeros() == fresh.nonZeros());
+            CHECK(std::equal(kept.innerIndexPtr(), kept.innerIndexPtr() + kept.nonZeros(), fresh.innerIndexPtr()));
+            CHECK(std::equal(kept.valuePtr(), kept.valuePtr() + kept.nonZeros(), fresh.valuePtr()));
+            nonempty += kept.nonZeros() > 0 ? 1 : 0;
+        }
+    }
+    CHECK(nonempty > 0);
+}
+
 TEST_CASE("Friction potential is identical for 1 and many threads", "[potentials][friction][threads]")
 {
     Eigen::MatrixXd V(0, 3);

@@ -88,6 +88,14 @@ TEST_CASE("Strain-limit potential equals the sum of triangle terms and matches f
     const Eigen::MatrixXd P = Eigen::MatrixXd(potential.hessian(c.V, ipc::PSDProjection::clamp));
     const Eigen::VectorXd eigenvalues = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(P).eigenvalues();
     CHECK(eigenvalues.minCoeff() >= -1e-9 * eigenvalues.cwiseAbs().maxCoeff());
+
+    // Written into a kept matrix of another size: the same entries.
+    Eigen::SparseMatrix<double> kept(3, 3);
+    kept.insert(0, 2) = 1.0;
+    potential.hessian(c.V, ipc::PSDProjection::none, kept);
+    CHECK((Eigen::MatrixXd(kept).array() == H.array()).all());
+    potential.hessian(c.V, ipc::PSDProjection::clamp, kept);
+    CHECK((Eigen::MatrixXd(kept).array() == P.array()).all());
 }
 
 TEST_CASE("Strain-limit potential is zero at rest and scales with stiffness", "[potentials][strain_limit]")

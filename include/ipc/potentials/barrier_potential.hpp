@@ -218,14 +218,27 @@ public:
                                         const Eigen::Ref<const Eigen::MatrixXd>& V,
                                         PSDProjection projection = PSDProjection::none) const
     {
+        Eigen::SparseMatrix<double> H;
+        hessian(collisions, mesh, V, projection, H);
+        return H;
+    }
+
+    /// The same, written into H, whose storage is reused when large enough
+    /// (keep one matrix between Newton iterations to avoid allocating it
+    /// afresh each time).
+    void hessian(const Collisions& collisions, const CollisionMesh& mesh, const Eigen::Ref<const Eigen::MatrixXd>& V,
+                 PSDProjection projection, Eigen::SparseMatrix<double>& H) const
+    {
         const detail::StencilAssembly assembly = prepare(collisions, mesh, V, "BarrierPotential::hessian");
-        return assembly.hessian([&](Index k, Matrix<double, 12, 12>& out) {
-            visit(collisions, V, k, [&](const auto& c, const auto& x) {
-                const auto H = stencil_hessian(c, x, projection);
-                out.topLeftCorner(H.rows(), H.cols()) = H;
-                return 0.0;
-            });
-        });
+        assembly.hessian(
+            [&](Index k, Matrix<double, 12, 12>& out) {
+                visit(collisions, V, k, [&](const auto& c, const auto& x) {
+                    const auto local = stencil_hessian(c, x, projection);
+                    out.topLeftCorner(local.rows(), local.cols()) = local;
+                    return 0.0;
+                });
+            },
+            H);
     }
 
 private:

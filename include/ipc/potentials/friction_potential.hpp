@@ -81,15 +81,27 @@ public:
                                         const Eigen::Ref<const Eigen::MatrixXd>& U,
                                         PSDProjection projection = PSDProjection::none) const
     {
+        Eigen::SparseMatrix<double> H;
+        hessian(contacts, mesh, U, projection, H);
+        return H;
+    }
+
+    /// The same, written into H, whose storage is reused when large enough.
+    void hessian(const FrictionCollisions& contacts, const CollisionMesh& mesh,
+                 const Eigen::Ref<const Eigen::MatrixXd>& U, PSDProjection projection,
+                 Eigen::SparseMatrix<double>& H) const
+    {
         const detail::StencilAssembly assembly = prepare(contacts, mesh, U, "FrictionPotential::hessian");
-        return assembly.hessian([&](Index k, Matrix<double, 12, 12>& out) {
-            visit(contacts, U, k, [&](const auto& contact, const auto& dx) {
-                const auto H = friction_hessian<Mollifier>(contact, dx, eps_);
-                out.topLeftCorner(H.rows(), H.cols()) =
-                    projection == PSDProjection::none ? H : project_to_psd(H, projection);
-                return 0.0;
-            });
-        });
+        assembly.hessian(
+            [&](Index k, Matrix<double, 12, 12>& out) {
+                visit(contacts, U, k, [&](const auto& contact, const auto& dx) {
+                    const auto local = friction_hessian<Mollifier>(contact, dx, eps_);
+                    out.topLeftCorner(local.rows(), local.cols()) =
+                        projection == PSDProjection::none ? local : project_to_psd(local, projection);
+                    return 0.0;
+                });
+            },
+            H);
     }
 
 private:

@@ -123,9 +123,21 @@ public:
     template <typename LocalHessianFn>
     Eigen::SparseMatrix<double> hessian(const LocalHessianFn& local) const
     {
+        Eigen::SparseMatrix<double> H;
+        hessian(local, H);
+        return H;
+    }
+
+    /// The same, written into H (any previous size, pattern or state), whose
+    /// index and value storage is reused when it is large enough: a solver
+    /// that keeps one matrix between Newton iterations does not have fresh
+    /// pages faulted in for every Hessian.
+    template <typename LocalHessianFn>
+    void hessian(const LocalHessianFn& local, Eigen::SparseMatrix<double>& H) const
+    {
         build_pattern();
         const Index n = 3 * num_vertices_;
-        Eigen::SparseMatrix<double> H(n, n);
+        H.resize(n, n); // keeps the storage's capacity (and compresses)
         H.resizeNonZeros(Index(pattern_inner_.size()));
         std::copy(pattern_outer_.begin(), pattern_outer_.end(), H.outerIndexPtr());
         std::copy(pattern_inner_.begin(), pattern_inner_.end(), H.innerIndexPtr());
@@ -160,7 +172,6 @@ public:
                 }
             }, min_parallel_stencils);
         }
-        return H;
     }
 
 private:

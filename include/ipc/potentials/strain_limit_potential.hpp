@@ -131,12 +131,23 @@ public:
     Eigen::SparseMatrix<double> hessian(const Eigen::Ref<const Eigen::MatrixXd>& V,
                                         PSDProjection projection = PSDProjection::none) const
     {
+        Eigen::SparseMatrix<double> H;
+        hessian(V, projection, H);
+        return H;
+    }
+
+    /// The same, written into H, whose storage is reused when large enough.
+    void hessian(const Eigen::Ref<const Eigen::MatrixXd>& V, PSDProjection projection,
+                 Eigen::SparseMatrix<double>& H) const
+    {
         check(V, "StrainLimitPotential::hessian");
-        return assembly().hessian([&](Index t, Matrix<double, 12, 12>& out) {
-            const auto x = corners(V, t);
-            out.topLeftCorner<9, 9>() = isotropic_strain_limit_hessian(
-                x[0], x[1], x[2], rest_shapes_[std::size_t(t)], parameters_[std::size_t(t)], projection);
-        });
+        assembly().hessian(
+            [&](Index t, Matrix<double, 12, 12>& out) {
+                const auto x = corners(V, t);
+                out.topLeftCorner<9, 9>() = isotropic_strain_limit_hessian(
+                    x[0], x[1], x[2], rest_shapes_[std::size_t(t)], parameters_[std::size_t(t)], projection);
+            },
+            H);
     }
 
 private:
