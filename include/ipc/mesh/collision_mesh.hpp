@@ -23,6 +23,23 @@
 /// - point-edge: every colliding vertex against every edge.
 /// - point-point: free particles against free particles.
 ///
+/// Degenerate elements: construction rejects (ipc::degenerate_geometry) an
+/// edge of zero rest length and a face of zero rest area, measured as
+///  - edge (a, b): |x_b - x_a| <= degenerate_tolerance * D, with D the
+///    diagonal of the bounding box of all rest positions (a mesh whose
+///    vertices all coincide therefore has only degenerate edges);
+///  - face (a, b, c): its height over its longest edge L is at most
+///    degenerate_tolerance * L (|(x_b - x_a) x (x_c - x_a)| <= tolerance * L^2:
+///    collinear up to rounding), or L <= degenerate_tolerance * D (the face
+///    is a point at the mesh's scale).
+/// degenerate_tolerance is 1e-12: a few thousand times the rounding of
+/// coordinates near the bounding box, far below any element a simulation can
+/// resolve. Builder::allow_degenerate_elements(true) keeps such elements (later
+/// calls may then throw ipc::degenerate_geometry where a direction is needed,
+/// e.g. the edge-edge mollifier of a zero-length rest edge). Elements that
+/// repeat a vertex index and tetrahedra of exactly zero rest volume are
+/// always rejected.
+///
 /// Thickness: every vertex carries a radius r >= 0 (half the contact
 /// thickness, metres, default 0). An edge's or face's radius is the largest of
 /// its vertices' radii, and a pair's offset is xi = r_a + r_b: the pair is
@@ -56,6 +73,10 @@ class CollisionMesh {
 public:
     class Builder;
 
+    /// Relative tolerance of the zero-length edge and zero-area face test at
+    /// construction (see the file comment).
+    static constexpr double degenerate_tolerance = 1e-12;
+
     /// An empty mesh (no vertices, 3D).
     CollisionMesh() = default;
 
@@ -72,7 +93,10 @@ public:
     /// Throws ipc::invalid_argument for non-finite coordinates, wrong column
     /// counts, out-of-range indices, repeated elements, faces in 2D or bad
     /// radii, and ipc::degenerate_geometry for an element that repeats a
-    /// vertex; the message names the element.
+    /// vertex, an edge of zero rest length or a face of zero rest area (see
+    /// the file comment for the criterion; use
+    /// Builder::allow_degenerate_elements to keep them); the message names
+    /// the element, its index and its vertices.
     CollisionMesh(
         const Eigen::Ref<const Eigen::MatrixXd>& V,
         const Eigen::Ref<const Eigen::MatrixXi>& E,
@@ -248,7 +272,8 @@ private:
 /// (their boundary), triangle shells, rod edges and free particles, with a
 /// uniform or per-vertex radius. Calls to tetrahedra(), faces() and edges()
 /// append; build() validates everything and throws as the CollisionMesh
-/// constructor does.
+/// constructor does (allow_degenerate_elements(true) keeps zero-length edges
+/// and zero-area faces).
 ///
 ///     CollisionMesh mesh = CollisionMesh::Builder(V).tetrahedra(T).faces(F)
 ///                              .edges(rods).radius(0.5e-3).build();
@@ -305,6 +330,15 @@ public:
         return *this;
     }
 
+    /// Whether edges of zero rest length and faces of zero rest area (see the
+    /// CollisionMesh file comment for the criterion) are kept (true) or
+    /// rejected with ipc::degenerate_geometry (false, the default).
+    Builder& allow_degenerate_elements(bool enable)
+    {
+        allow_degenerate_ = enable;
+        return *this;
+    }
+
     /// Validates the input and builds the mesh.
     CollisionMesh build() const;
 
@@ -328,6 +362,7 @@ private:
     Eigen::VectorXd vertex_radii_;
     double uniform_radius_ = 0.0;
     bool isolated_are_particles_ = true;
+    bool allow_degenerate_ = false;
 };
 
 // ===========================================================================
@@ -350,6 +385,42 @@ namespace detail {
                 require<degenerate_geometry>(elements(i, j) != elements(i, k), kind, " ", i,
                                              " repeats vertex ", elements(i, j));
             }
+        }
+    }
+
+    /// Throws ipc::degenerate_geometry for the first face of zero rest area
+    /// and then the first edge of zero rest length (criterion in the file
+    /// comment).
+    inline void check_nondegenerate(const Eigen::MatrixXd& V, const Eigen::MatrixXi& E, const Eigen::MatrixXi& F)
+    {
+        if (V.rows() == 0) {
+            return;
+        }
+        const double tolerance = CollisionMesh::degenerate_tolerance;
+        const double diagonal = (V.colwise().maxCoeff() - V.colwise().minCoeff()).norm();
+        const double shortest = tolerance * diagonal;
+        for (Index f = 0; f < F.rows(); ++f) {
+            const int a = F(f, 0), b = F(f, 1), c = F(f, 2);
+            const Eigen::Vector3d xa = V.row(a).transpose(), xb = V.row(b).transpose(), xc = V.row(c).transpose();
+            const double longest = std::sqrt(
+                std::max({ (xb - xa).squaredNorm(), (xc - xb).squaredNorm(), (xa - xc).squaredNorm() }));
+            const double twice_area = (xb - xa).cross(xc - xa).norm();
+            require<degenerate_geometry>(longest > shortest, "face ", f, " (vertices ", a, ", ", b, ", ", c,
+                                         ") has zero rest area: its longest edge is ", longest, " <= ",
+                                         tolerance, " x the bounding-box diagonal ", diagonal,
+                                         " (CollisionMesh::Builder::allow_degenerate_elements keeps it)");
+            require<degenerate_geometry>(twice_area > tolerance * longest * longest, "face ", f, " (vertices ", a,
+                                         ", ", b, ", ", c, ") has zero rest area: twice its area is ", twice_area,
+                                         " <= ", tolerance, " x its longest edge squared ", longest * longest,
+                                         " (CollisionMesh::Builder::allow_degenerate_elements keeps it)");
+        }
+        for (Index e = 0; e < E.rows(); ++e) {
+            const int a = E(e, 0), b = E(e, 1);
+            const double length = (V.row(b) - V.row(a)).norm();
+            require<degenerate_geometry>(length > shortest, "edge ", e, " (vertices ", a, ", ", b,
+                                         ") has zero rest length: ", length, " <= ", tolerance,
+                                         " x the bounding-box diagonal ", diagonal,
+                                         " (CollisionMesh::Builder::allow_degenerate_elements keeps it)");
         }
     }
 
@@ -540,6 +611,9 @@ inline CollisionMesh CollisionMesh::Builder::build() const
     for (size_t e = 0; e < edge_list.size(); ++e) {
         mesh.edges_(Index(e), 0) = edge_list[e][0];
         mesh.edges_(Index(e), 1) = edge_list[e][1];
+    }
+    if (!allow_degenerate_) {
+        detail::check_nondegenerate(V, mesh.edges_, F);
     }
 
     // Vertex roles.
