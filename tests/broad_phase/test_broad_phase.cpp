@@ -257,6 +257,26 @@ TEST_CASE("Static candidates: every method and thread count matches the referenc
     }
 }
 
+TEST_CASE("Static candidates at coordinates whose span overflows match brute force", "[broad_phase]")
+{
+    // Found by tests/fuzz (fuzz_collision_mesh): with positions near +-1e308
+    // the span of the boxes overflows, the spatial hash falls back to unit
+    // cells, and it multiplied three spans of 2^21 cells in 64-bit integers
+    // (overflow) and dropped the boxes beyond its grid (a missed pair).
+    Eigen::MatrixXd rest(4, 3), V(4, 3);
+    rest << 0, 0, 0, 1, 1, 1, 1, 0, 1, 0, 1, 0;
+    V << -1e308, -1e308, -1e308, 1e308, 1e308, 1e308, 1e308, -1e308, 1e308, 0, 0, 0;
+    Eigen::MatrixXi E(1, 2);
+    E << 0, 1;
+    const CollisionMesh mesh(rest, E, Eigen::MatrixXi(0, 3));
+    const Candidates reference = static_candidates(mesh, V, 0.1, BroadPhaseMethod::brute_force);
+    REQUIRE(reference.edge_vertex.size() == 2);
+    for (const BroadPhaseMethod method : all_methods) {
+        CAPTURE(to_string(method));
+        CHECK(static_candidates(mesh, V, 0.1, method) == reference);
+    }
+}
+
 TEST_CASE("BVH memory kept between calls: meshes of every kind in turn, large then small, and after release",
           "[broad_phase]")
 {

@@ -335,7 +335,7 @@ TEST_CASE("invalid input", "[ccd_comparison]")
     };
     check_both(Vector3d(nan, 0, 0), p1, 0, 1, "NaN");
     check_both(p0, Vector3d(0, inf, 0), 0, 1, "infinite");
-    check_both(p0, p1, 0, 0, "tmax");
+    check_both(p0, p1, 0, -0.25, "tmax");
     check_both(p0, p1, 0, 1.5, "tmax");
     check_both(p0, p1, 0, nan, "tmax");
     check_both(p0, p1, -1e-3, 1, "min_distance");

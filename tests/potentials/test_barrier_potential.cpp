@@ -173,10 +173,10 @@ TEST_CASE("Barrier stiffness scales everything; far pairs contribute nothing", "
     CHECK(three(collisions, scene.mesh, scene.V) == Approx(3 * one(collisions, scene.mesh, scene.V)).epsilon(1e-14));
     CHECK(ipc::test::fd_close(three.gradient(collisions, scene.mesh, scene.V),
                               3 * one.gradient(collisions, scene.mesh, scene.V), 1e-14));
-    // A smaller dhat than the build's turns pairs off smoothly (value 0).
+    // A dhat other than the build's is a mistake, not a smaller barrier.
     const ipc::BarrierPotential<> tiny(1e-6);
-    CHECK(tiny(collisions, scene.mesh, scene.V) == 0.0);
-    CHECK(tiny.gradient(collisions, scene.mesh, scene.V).isZero(0));
+    CHECK_THROWS_AS(tiny(collisions, scene.mesh, scene.V), ipc::invalid_argument);
+    CHECK_THROWS_AS(tiny.gradient(collisions, scene.mesh, scene.V), ipc::invalid_argument);
     // Empty set: zero energy, zero gradient, empty 3n x 3n Hessian.
     const ipc::Collisions none;
     CHECK(one(none, scene.mesh, scene.V) == 0.0);

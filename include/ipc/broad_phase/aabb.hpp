@@ -182,8 +182,8 @@ namespace detail {
 inline void static_boxes(
     const CollisionMesh& mesh, const Eigen::Ref<const Eigen::MatrixXd>& V, double dhat, PrimitiveBoxes& boxes)
 {
-    mesh.check_positions(V, "positions");
-    require(std::isfinite(dhat) && dhat >= 0.0, "dhat must be finite and non-negative, got ", dhat);
+    mesh.check_positions(V, "static_boxes: positions V");
+    require(std::isfinite(dhat) && dhat >= 0.0, "static_boxes: dhat must be finite and non-negative, got ", dhat);
     const std::array<const Eigen::Ref<const Eigen::MatrixXd>*, 1> sets = { { &V } };
     detail::primitive_boxes<1>(mesh, sets, 0.5 * dhat, boxes);
 }
@@ -211,10 +211,10 @@ inline void swept_boxes(
     double min_distance,
     PrimitiveBoxes& boxes)
 {
-    mesh.check_positions(V0, "start positions");
-    mesh.check_positions(V1, "end positions");
+    mesh.check_positions(V0, "swept_boxes: start positions V0");
+    mesh.check_positions(V1, "swept_boxes: end positions V1");
     require(std::isfinite(min_distance) && min_distance >= 0.0,
-            "min_distance must be finite and non-negative, got ", min_distance);
+            "swept_boxes: min_distance must be finite and non-negative, got ", min_distance);
     const std::array<const Eigen::Ref<const Eigen::MatrixXd>*, 2> sets = { { &V0, &V1 } };
     detail::primitive_boxes<2>(mesh, sets, 0.5 * min_distance, boxes);
 }

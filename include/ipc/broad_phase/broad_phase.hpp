@@ -599,7 +599,7 @@ namespace detail {
             bvh_pairs(job, num_first, admissible, make, out);
             return;
         }
-        throw invalid_argument("unknown broad-phase method");
+        throw invalid_argument(concat("unknown broad-phase method (BroadPhaseMethod value ", int(method), ")"));
     }
 
 } // namespace detail

@@ -52,16 +52,18 @@ public:
         }
         std::array<std::int64_t, 3> low, high;
         for (size_t d = 0; d < 3; ++d) {
-            low[d] = std::max<std::int64_t>(0, cell_of(query.lower[d], d));
+            // Clamped into the grid like the stored boxes (see build()).
+            low[d] = std::min(max_cell_[d], std::max<std::int64_t>(0, cell_of(query.lower[d], d)));
             high[d] = std::min<std::int64_t>(max_cell_[d], cell_of(query.upper[d], d));
             if (low[d] > high[d]) {
                 return;
             }
         }
         // A query box wider than the stored set: scan the boxes directly.
-        const std::int64_t cells
-            = (high[0] - low[0] + 1) * (high[1] - low[1] + 1) * (high[2] - low[2] + 1);
-        if (cells > std::int64_t(boxes_.size())) {
+        // (In double: three spans of 2^21 cells overflow a 64-bit product.)
+        const double cells
+            = double(high[0] - low[0] + 1) * double(high[1] - low[1] + 1) * double(high[2] - low[2] + 1);
+        if (cells > double(boxes_.size())) {
             for (size_t local = 0; local < boxes_.size(); ++local) {
                 if (!is_large_[local] && overlaps(boxes_[local], query)) {
                     visit(ids_[local]);
@@ -185,7 +187,7 @@ inline void SpatialHash::build(const std::vector<AABB>& boxes, const std::vector
         const AABB& box = boxes_[i];
         std::array<std::int64_t, 3> a, b;
         for (size_t d = 0; d < 3; ++d) {
-            a[d] = std::max<std::int64_t>(0, cell_of(box.lower[d], d));
+            a[d] = std::min(max_cell_[d], std::max<std::int64_t>(0, cell_of(box.lower[d], d)));
             b[d] = std::min(max_cell_[d], cell_of(box.upper[d], d));
         }
         for (std::int64_t x = a[0]; x <= b[0]; ++x) {
@@ -202,10 +204,15 @@ inline void SpatialHash::build(const std::vector<AABB>& boxes, const std::vector
         const AABB& box = boxes_[i];
         std::int64_t cells = 1;
         for (size_t d = 0; d < 3; ++d) {
-            const std::int64_t a = std::max<std::int64_t>(0, cell_of(box.lower[d], d));
+            // A box beyond the grid (coordinates whose span overflows, so
+            // that the grid falls back to unit cells) goes into the last
+            // cell instead of none.
+            const std::int64_t a = std::min(max_cell_[d], std::max<std::int64_t>(0, cell_of(box.lower[d], d)));
             const std::int64_t b = std::min(max_cell_[d], cell_of(box.upper[d], d));
             first_cell_[i][d] = std::int32_t(a);
-            cells *= std::max<std::int64_t>(1, b - a + 1);
+            // Saturated: only "more than max_cells_per_box" matters, and three
+            // spans of 2^21 cells would overflow the product.
+            cells = std::min(cells * std::max<std::int64_t>(1, b - a + 1), max_cells_per_box + 1);
         }
         if (cells > max_cells_per_box) {
             is_large[i] = 1;

@@ -28,6 +28,10 @@
 /// midpoint subdivision (at most 40 pieces). The pieces cover the primitive, so
 /// the certificate is unchanged; only the step grows.
 ///
+/// tmax = 0 and a start within min_distance mean what ipc::CCDStatus says
+/// for every method (see ccd_result.hpp): here "within" is the computed
+/// Euclidean distance at t = 0 being at most min_distance.
+///
 /// Guarantees (for every status, with finite inputs):
 ///  - no_hit: the primitives stay farther apart than min_distance on [0, tmax].
 ///  - hit / iteration_cap: they stay farther than min_distance on [0, toi]; for
@@ -594,6 +598,11 @@ namespace detail::accd {
         Scalar distance = r.norm();
         if (!(distance > xi)) {
             result.status = CCDStatus::initially_within_offset;
+            result.toi = 0;
+            return result;
+        }
+        if (tmax == 0) { // only t = 0 is asked about, and it is clear
+            result.status = CCDStatus::no_hit;
             result.toi = 0;
             return result;
         }

@@ -18,6 +18,12 @@
 /// tmax, and then sets toi to a time at which they are still apart; false
 /// leaves toi = tmax. Methods of this library also offer the same calls with a
 /// `_result` suffix returning an ipc::CCDResult (status and iterations).
+///
+/// tmax lies in [0, 1]. A start already within min_distance returns true
+/// with toi = 0 (for any tmax); tmax = 0 tests t = 0 only (true with toi = 0
+/// exactly when the start is within min_distance, else false with toi = 0);
+/// a start clear by a tiny gap may still return true with toi = 0
+/// (conservative). See ccd_result.hpp for the full shared meaning.
 
 #include <Eigen/Core>
 

@@ -1,6 +1,24 @@
 #pragma once
 /// @file
 /// What a continuous collision detection (CCD) query reports.
+///
+/// Meaning shared by every CCD method of the library (AdditiveCCD,
+/// InclusionCCD, RootFindingCCD), for queries over [0, tmax]:
+///  - tmax must lie in [0, 1]; a negative, NaN or larger tmax is invalid
+///    input (invalid_input; the bool shapes throw ipc::invalid_argument
+///    naming tmax).
+///  - A start already within min_distance (distance at t = 0 at most
+///    min_distance, by the method's own distance test) reports
+///    initially_within_offset with toi = 0, whatever tmax is.
+///  - tmax = 0 asks about t = 0 only: initially_within_offset with toi = 0
+///    when the start is within min_distance, otherwise no_hit with toi = 0.
+///    It never reports hit.
+///  - A start clear of min_distance by a tiny gap (e.g. 1e-12 of the
+///    primitives' size, at the level of the method's rounding or tolerance
+///    margin) may still report toi = 0, with status hit or
+///    initially_within_offset: the methods are conservative, never
+///    optimistic, near contact. Each method's header says how wide that
+///    margin is.
 
 #include <cstdint>
 
@@ -10,7 +28,7 @@ namespace ipc {
 enum class CCDStatus : std::uint8_t {
     no_hit,                  ///< the primitives stay farther apart than min_distance up to tmax
     hit,                     ///< they may come within min_distance; toi is a safe time before it
-    initially_within_offset, ///< already at or inside min_distance at t = 0 (toi = 0)
+    initially_within_offset, ///< already at or inside min_distance at t = 0 (toi = 0), any tmax
     iteration_cap,           ///< stopped at the iteration bound; toi is conservative (safe)
     invalid_input,           ///< NaN or infinite coordinates, or impossible parameters
 };

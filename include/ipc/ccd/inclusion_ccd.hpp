@@ -32,6 +32,12 @@
 /// instead of a level-by-level one, keep degenerate contacts such as parallel
 /// edges or a face meeting a flat min_distance slab from multiplying boxes.)
 ///
+/// tmax = 0 and a start within min_distance mean what ipc::CCDStatus says
+/// for every method (see ccd_result.hpp); here "within" is the t = 0 check of
+/// the subdivision: within min_distance in the infinity norm, up to the
+/// settling width (tolerance times the stencil's size, or the rounding
+/// bound).
+///
 /// Guarantees: no false negatives (a query reported as no_hit has no contact
 /// in [0, tmax], rounding included); the returned toi never exceeds the first
 /// time of contact. A reported hit can be spurious only when the primitives
@@ -99,7 +105,7 @@ namespace detail::inclusion {
                 }
             }
         }
-        if (!(tmax > 0 && tmax <= 1)) {
+        if (!(tmax >= 0 && tmax <= 1)) {
             return InputProblem::bad_tmax;
         }
         if (!(min_distance >= 0) || !std::isfinite(min_distance)) {
@@ -131,7 +137,7 @@ namespace detail::inclusion {
                 "InclusionCCD::", function, ": a position is NaN or infinite"));
         case InputProblem::bad_tmax:
             throw invalid_argument(detail::concat(
-                "InclusionCCD::", function, ": tmax = ", tmax, " is outside (0, 1]"));
+                "InclusionCCD::", function, ": tmax = ", tmax, " is outside [0, 1]"));
         case InputProblem::bad_min_distance:
             throw invalid_argument(detail::concat(
                 "InclusionCCD::", function, ": min_distance = ", min_distance,
@@ -553,6 +559,15 @@ namespace detail::inclusion {
             return result;
         }
         const Stencil<num_points(Kind)> stencil = prepare<num_points(Kind)>(points, min_distance);
+        if (tmax == 0) {
+            // Only t = 0 is asked about: the t = 0 check alone.
+            result = subdivide<Kind>(stencil, tmax, tolerance, max_iterations, true);
+            result.toi = 0;
+            if (result.status == CCDStatus::hit) {
+                result.status = CCDStatus::initially_within_offset;
+            }
+            return result;
+        }
         result = subdivide<Kind>(stencil, tmax, tolerance, max_iterations, false);
         if (result.status == CCDStatus::hit && result.toi == 0) {
             const CCDResult initial

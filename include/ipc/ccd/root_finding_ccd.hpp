@@ -48,6 +48,11 @@
 ///    contact are reported at the first candidate only if one exists there.
 ///  Use InclusionCCD where no false negative is acceptable.
 ///
+/// tmax = 0 and a start within min_distance mean what ipc::CCDStatus says
+/// for every method (see ccd_result.hpp); here "within" is the Euclidean
+/// distance at t = 0 being at most min_distance + zero_tolerance times the
+/// query's size.
+///
 /// Every call validates its input: the bool shape throws ipc::invalid_argument
 /// naming the problem; the _result shape returns CCDStatus::invalid_input and
 /// never throws. No heap allocation; every call terminates (a fixed number of
@@ -336,8 +341,8 @@ namespace detail::root_finding {
                 return "a position is NaN or infinite";
             }
         }
-        if (!(tmax > 0 && tmax <= 1)) {
-            return "tmax is outside (0, 1]";
+        if (!(tmax >= 0 && tmax <= 1)) {
+            return "tmax is outside [0, 1]";
         }
         if (!(min_distance >= 0) || !std::isfinite(min_distance)) {
             return "min_distance must be finite and non-negative";
@@ -374,6 +379,11 @@ namespace detail::root_finding {
         result.iterations = 1;
         if (distance_squared_at<K>(q, 0) <= accept) {
             result.status = CCDStatus::initially_within_offset;
+            result.toi = 0;
+            return result;
+        }
+        if (tmax == 0) { // only t = 0 is asked about, and it is clear
+            result.status = CCDStatus::no_hit;
             result.toi = 0;
             return result;
         }

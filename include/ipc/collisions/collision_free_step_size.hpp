@@ -22,13 +22,34 @@
 /// The result is the minimum over pairs of a function of the pair alone, so
 /// it is identical for any candidate order and thread count (and between the
 /// overloads below for the same pairs).
+///
+/// The start state. The step size assumes that V0 is valid: intersection-free
+/// and every admissible pair farther apart than its offset xi + min_distance.
+/// It does not check this (that would cost more than the step size itself on
+/// the common, valid start). On an invalid start:
+///  - a candidate pair at or inside its offset at t = 0 makes the CCD report
+///    initially_within_offset, and the result is 0;
+///  - a start that intersects while every pair is clear of its offset (an
+///    edge passing through a face: no point-triangle or edge-edge pair of the
+///    crossing is at distance 0) is invisible to the CCD, which only sees
+///    pairs approaching; the result is then whatever the motion allows,
+///    typically 1.
+/// step_start_state (a status) and check_step_start (throws
+/// ipc::penetration) validate a start: once on the initial configuration and
+/// after any change the solver did not make itself (each accepted step then
+/// keeps the configuration valid), not in the line search.
 
 #include <ipc/broad_phase/broad_phase.hpp>
 #include <ipc/broad_phase/candidates.hpp>
 #include <ipc/ccd/additive_ccd.hpp>
 #include <ipc/ccd/ccd_method.hpp>
 #include <ipc/collisions/detail/parallel_blocks.hpp>
+#include <ipc/collisions/intersection.hpp>
 #include <ipc/core/error.hpp>
+#include <ipc/distance/edge_edge.hpp>
+#include <ipc/distance/point_edge.hpp>
+#include <ipc/distance/point_point.hpp>
+#include <ipc/distance/point_triangle.hpp>
 #include <ipc/mesh/collision_mesh.hpp>
 
 #include <Eigen/Core>
@@ -39,6 +60,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -462,9 +484,11 @@ namespace detail {
 /// @param min_distance  extra offset added to every pair's xi (m), >= 0
 /// @param ccd           the narrow phase (any type with is_ccd_method_v)
 /// @return alpha in [0, 1]; 1 when no pair comes within its offset, 0 when a
-///         pair starts at or inside its offset.
+///         candidate pair starts at or inside its offset. An intersecting
+///         start is not detected (see the file comment; check_step_start).
 /// Throws ipc::invalid_argument for bad positions, sizes, min_distance or
-/// out-of-range candidates, and whatever the CCD method throws on its input.
+/// out-of-range candidates (naming the candidate list, the index and the
+/// bound), and whatever the CCD method throws on its input.
 template <typename CCD = AdditiveCCD>
 double collision_free_step_size(const Candidates& candidates, const CollisionMesh& mesh,
                                 const Eigen::Ref<const Eigen::MatrixXd>& V0,
@@ -485,7 +509,8 @@ double collision_free_step_size(const Candidates& candidates, const CollisionMes
         [&](std::size_t i, bool sample_only, bool& skip) {
             const FaceVertexCandidate& c = candidates.face_vertex[i];
             require(c.face >= 0 && c.face < nf && c.vertex >= 0 && c.vertex < nv,
-                    "collision_free_step_size: face-vertex candidate out of range");
+                    "collision_free_step_size: candidates.face_vertex[", i, "] = (face ", c.face, ", vertex ",
+                    c.vertex, ") is out of range (", nf, " faces, ", nv, " vertices)");
             skip = sample_only && !detail::in_sample(c.face, c.vertex);
             return skip ? detail::FaceVertexStencil {} : make.face_vertex(c.face, c.vertex);
         },
@@ -493,7 +518,8 @@ double collision_free_step_size(const Candidates& candidates, const CollisionMes
         [&](std::size_t i, bool sample_only, bool& skip) {
             const EdgeEdgeCandidate& c = candidates.edge_edge[i];
             require(c.edge0 >= 0 && c.edge0 < ne && c.edge1 >= 0 && c.edge1 < ne,
-                    "collision_free_step_size: edge-edge candidate out of range");
+                    "collision_free_step_size: candidates.edge_edge[", i, "] = (edge ", c.edge0, ", edge ",
+                    c.edge1, ") is out of range (", ne, " edges)");
             skip = sample_only && !detail::in_sample(c.edge0, c.edge1);
             return skip ? detail::EdgeEdgeStencil {} : make.edge_edge(c.edge0, c.edge1);
         },
@@ -501,7 +527,8 @@ double collision_free_step_size(const Candidates& candidates, const CollisionMes
         [&](std::size_t i, bool sample_only, bool& skip) {
             const EdgeVertexCandidate& c = candidates.edge_vertex[i];
             require(c.edge >= 0 && c.edge < ne && c.vertex >= 0 && c.vertex < nv,
-                    "collision_free_step_size: edge-vertex candidate out of range");
+                    "collision_free_step_size: candidates.edge_vertex[", i, "] = (edge ", c.edge, ", vertex ",
+                    c.vertex, ") is out of range (", ne, " edges, ", nv, " vertices)");
             skip = sample_only && !detail::in_sample(c.edge, c.vertex);
             return skip ? detail::EdgeVertexStencil {} : make.edge_vertex(c.edge, c.vertex);
         },
@@ -509,7 +536,8 @@ double collision_free_step_size(const Candidates& candidates, const CollisionMes
         [&](std::size_t i, bool sample_only, bool& skip) {
             const VertexVertexCandidate& c = candidates.vertex_vertex[i];
             require(c.v0 >= 0 && c.v0 < nv && c.v1 >= 0 && c.v1 < nv,
-                    "collision_free_step_size: vertex-vertex candidate out of range");
+                    "collision_free_step_size: candidates.vertex_vertex[", i, "] = (vertex ", c.v0, ", vertex ",
+                    c.v1, ") is out of range (", nv, " vertices)");
             skip = sample_only && !detail::in_sample(c.v0, c.v1);
             return skip ? detail::VertexVertexStencil {} : make.vertex_vertex(c.v0, c.v1);
         });
@@ -568,6 +596,108 @@ double collision_free_step_size(const CollisionMesh& mesh, const Eigen::Ref<cons
         });
     detail::StepPositions x = detail::pack_positions(V0, V1);
     return detail::step_size_from(sources, x, ccd);
+}
+
+/// What step_start_state found about a start configuration.
+enum class StepStartStatus {
+    valid,         ///< intersection-free, every admissible pair clear of its offset
+    within_offset, ///< some admissible pair at or inside xi + min_distance
+    intersects,    ///< an edge meets a face (mid-surfaces; exact test)
+};
+
+/// Result of step_start_state.
+struct StepStartState {
+    StepStartStatus status = StepStartStatus::valid;
+    /// Empty when valid; otherwise names the first offending pair (lowest
+    /// indices) with its distance and offset, or the crossing edge and face.
+    std::string message;
+    /// True when the start is valid.
+    bool valid() const { return status == StepStartStatus::valid; }
+};
+
+/// Checks that V0 is a valid start for collision_free_step_size with the
+/// given min_distance: first that every admissible pair of the mesh is
+/// farther apart than its offset xi + min_distance (static broad phase with
+/// the given method, exact distance kernels; a pair exactly at its offset
+/// counts as within, as in the CCD), then that no edge meets a face
+/// (has_intersections, exact). Costs about one static broad phase plus one
+/// intersection test (a BVH over the faces); run it on the initial
+/// configuration, not per line-search trial.
+/// Throws ipc::invalid_argument for a non-3D mesh, bad positions or
+/// min_distance (the verdict itself is returned, not thrown), and
+/// ipc::degenerate_geometry as has_intersections does.
+inline StepStartState step_start_state(const CollisionMesh& mesh, const Eigen::Ref<const Eigen::MatrixXd>& V0,
+                                       double min_distance = 0, BroadPhaseMethod method = BroadPhaseMethod::bvh)
+{
+    require(mesh.dim() == 3, "step_start_state: only 3D meshes are supported, got a ", mesh.dim(), "D mesh");
+    mesh.check_positions(V0, "step_start_state: positions V0");
+    require(std::isfinite(min_distance) && min_distance >= 0,
+            "step_start_state: min_distance must be finite and non-negative, got ", min_distance);
+    StepStartState state;
+    const Candidates candidates = static_candidates(mesh, V0, min_distance, method);
+    const Eigen::MatrixXi& E = mesh.edges();
+    const Eigen::MatrixXi& F = mesh.faces();
+    const auto x = [&](Index v) -> Eigen::Vector3d { return V0.row(v).transpose(); };
+    // Reports the pair when its distance is at or inside offset + min_distance.
+    const auto within = [&](double distance_squared, double offset, const char* kind, Index a, const char* a_name,
+                            Index b, const char* b_name) {
+        const double distance = std::sqrt(std::max(distance_squared, 0.0));
+        if (distance > offset + min_distance) {
+            return false;
+        }
+        state.status = StepStartStatus::within_offset;
+        state.message = detail::concat("start state is within the offset: ", kind, " pair (", a_name, " ", a,
+                                       ", ", b_name, " ", b, ") is at distance ", distance, " <= its offset ",
+                                       offset, " + min_distance ", min_distance);
+        return true;
+    };
+    for (const FaceVertexCandidate& c : candidates.face_vertex) {
+        if (within(point_triangle_distance_squared(x(c.vertex), x(F(c.face, 0)), x(F(c.face, 1)), x(F(c.face, 2))),
+                   mesh.face_vertex_offset(c.face, c.vertex), "point-triangle", c.face, "face", c.vertex,
+                   "vertex")) {
+            return state;
+        }
+    }
+    for (const EdgeEdgeCandidate& c : candidates.edge_edge) {
+        if (within(edge_edge_distance_squared(x(E(c.edge0, 0)), x(E(c.edge0, 1)), x(E(c.edge1, 0)), x(E(c.edge1, 1))),
+                   mesh.edge_edge_offset(c.edge0, c.edge1), "edge-edge", c.edge0, "edge", c.edge1, "edge")) {
+            return state;
+        }
+    }
+    for (const EdgeVertexCandidate& c : candidates.edge_vertex) {
+        if (within(point_edge_distance_squared(x(c.vertex), x(E(c.edge, 0)), x(E(c.edge, 1))),
+                   mesh.edge_vertex_offset(c.edge, c.vertex), "point-edge", c.edge, "edge", c.vertex, "vertex")) {
+            return state;
+        }
+    }
+    for (const VertexVertexCandidate& c : candidates.vertex_vertex) {
+        if (within(point_point_distance_squared(x(c.v0), x(c.v1)), mesh.vertex_vertex_offset(c.v0, c.v1),
+                   "point-point", c.v0, "vertex", c.v1, "vertex")) {
+            return state;
+        }
+    }
+    if (has_intersections(mesh, V0)) {
+        const detail::IntersectingPair pair = detail::first_intersecting_pair(mesh, V0);
+        state.status = StepStartStatus::intersects;
+        state.message = detail::concat("start state intersects: edge ", pair.edge, " (vertices ", E(pair.edge, 0),
+                                       ", ", E(pair.edge, 1), ") crosses face ", pair.other, " (vertices ",
+                                       F(pair.other, 0), ", ", F(pair.other, 1), ", ", F(pair.other, 2), ")");
+    }
+    return state;
+}
+
+/// Throws ipc::penetration with step_start_state's message unless V0 is a
+/// valid start (see step_start_state for the test, its cost and the other
+/// exceptions). For example, once before the first time step:
+///
+///     ipc::check_step_start(mesh, V, dmin);
+inline void check_step_start(const CollisionMesh& mesh, const Eigen::Ref<const Eigen::MatrixXd>& V0,
+                             double min_distance = 0, BroadPhaseMethod method = BroadPhaseMethod::bvh)
+{
+    const StepStartState state = step_start_state(mesh, V0, min_distance, method);
+    if (!state.valid()) {
+        throw penetration(state.message);
+    }
 }
 
 } // namespace ipc

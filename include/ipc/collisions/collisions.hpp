@@ -225,18 +225,26 @@ public:
     }
     /// True when no pair is active.
     bool empty() const { return size() == 0; }
-    /// Removes every stencil.
+    /// Removes every stencil and forgets the dhat and dmin of the last build
+    /// (the set then counts as assembled by hand, see dhat()).
     void clear()
     {
         vertex_vertex.clear();
         edge_vertex.clear();
         edge_edge.clear();
         face_vertex.clear();
+        dhat_ = 0;
+        dmin_ = 0;
     }
 
-    /// Activation distance (m) of the last build.
+    /// Activation distance (m) the set was built with, or 0 when it was not
+    /// built by build() (default-constructed, cleared, or filled by hand).
+    /// BarrierPotential and FrictionCollisions::build compare their own dhat
+    /// against it and throw ipc::invalid_argument on a mismatch; a set with
+    /// dhat() == 0 carries no dhat and is taken as it is (the caller vouches
+    /// that its stencils match the potential's dhat).
     double dhat() const { return dhat_; }
-    /// Extra offset (m) of the last build.
+    /// Extra offset (m) of the last build (0 when dhat() is 0).
     double dmin() const { return dmin_; }
 
 private:
@@ -301,6 +309,21 @@ namespace detail {
     /// never rejects a pair the exact activity test would keep.
     inline constexpr double rejection_slack = 1 + 1e-9;
 
+    /// Throws ipc::invalid_argument when a Collisions set built with
+    /// set_dhat (> 0) is used with a different dhat. The two count as equal
+    /// when they differ by at most 1e-12 relative (rounding in how the caller
+    /// computed them); set_dhat == 0 (a set not built by build()) is not
+    /// checked. who names the caller in the message.
+    inline void check_collisions_dhat(double set_dhat, double dhat, const char* who)
+    {
+        if (set_dhat == 0) {
+            return;
+        }
+        require(std::abs(set_dhat - dhat) <= 1e-12 * std::max(set_dhat, dhat), who,
+                ": the Collisions set was built with dhat = ", set_dhat, " but dhat = ", dhat,
+                " was given (build the set with the same dhat)");
+    }
+
 } // namespace detail
 
 inline void Collisions::build(const Candidates& candidates, const CollisionMesh& mesh,
@@ -311,22 +334,26 @@ inline void Collisions::build(const Candidates& candidates, const CollisionMesh&
     require(std::isfinite(dhat) && dhat > 0, "Collisions::build: dhat must be finite and positive, got ", dhat);
     require(std::isfinite(dmin) && dmin >= 0, "Collisions::build: dmin must be finite and non-negative, got ", dmin);
     const Index nv = mesh.num_vertices(), ne = mesh.num_edges(), nf = mesh.num_faces();
-    for (const auto& c : candidates.vertex_vertex) {
-        require(c.v0 >= 0 && c.v0 < nv && c.v1 >= 0 && c.v1 < nv, "Collisions::build: vertex-vertex candidate (",
-                c.v0, ", ", c.v1, ") is out of range (", nv, " vertices)");
+    for (std::size_t i = 0; i < candidates.vertex_vertex.size(); ++i) {
+        const auto& c = candidates.vertex_vertex[i];
+        require(c.v0 >= 0 && c.v0 < nv && c.v1 >= 0 && c.v1 < nv, "Collisions::build: candidates.vertex_vertex[", i,
+                "] = (vertex ", c.v0, ", vertex ", c.v1, ") is out of range (", nv, " vertices)");
     }
-    for (const auto& c : candidates.edge_vertex) {
+    for (std::size_t i = 0; i < candidates.edge_vertex.size(); ++i) {
+        const auto& c = candidates.edge_vertex[i];
         require(c.edge >= 0 && c.edge < ne && c.vertex >= 0 && c.vertex < nv,
-                "Collisions::build: edge-vertex candidate (edge ", c.edge, ", vertex ", c.vertex,
+                "Collisions::build: candidates.edge_vertex[", i, "] = (edge ", c.edge, ", vertex ", c.vertex,
                 ") is out of range (", ne, " edges, ", nv, " vertices)");
     }
-    for (const auto& c : candidates.edge_edge) {
-        require(c.edge0 >= 0 && c.edge0 < ne && c.edge1 >= 0 && c.edge1 < ne, "Collisions::build: edge-edge candidate (",
-                c.edge0, ", ", c.edge1, ") is out of range (", ne, " edges)");
+    for (std::size_t i = 0; i < candidates.edge_edge.size(); ++i) {
+        const auto& c = candidates.edge_edge[i];
+        require(c.edge0 >= 0 && c.edge0 < ne && c.edge1 >= 0 && c.edge1 < ne, "Collisions::build: candidates.edge_edge[",
+                i, "] = (edge ", c.edge0, ", edge ", c.edge1, ") is out of range (", ne, " edges)");
     }
-    for (const auto& c : candidates.face_vertex) {
+    for (std::size_t i = 0; i < candidates.face_vertex.size(); ++i) {
+        const auto& c = candidates.face_vertex[i];
         require(c.face >= 0 && c.face < nf && c.vertex >= 0 && c.vertex < nv,
-                "Collisions::build: face-vertex candidate (face ", c.face, ", vertex ", c.vertex,
+                "Collisions::build: candidates.face_vertex[", i, "] = (face ", c.face, ", vertex ", c.vertex,
                 ") is out of range (", nf, " faces, ", nv, " vertices)");
     }
 

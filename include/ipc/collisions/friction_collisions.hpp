@@ -58,7 +58,9 @@ public:
     /// barrier potential's activation distance dhat (m), stiffness kappa and
     /// shape Barrier (the same as the BarrierPotential<Barrier> in use); mu >= 0
     /// is the friction coefficient. Throws ipc::invalid_argument for bad
-    /// positions, dhat, kappa, mu or stencil indices, ipc::penetration when a
+    /// positions, dhat, kappa, mu or stencil indices, for a dhat other than
+    /// the one `collisions` was built with (naming both; not checked when
+    /// collisions.dhat() is 0, see Collisions::dhat()), ipc::penetration when a
     /// stencil is at or inside its offset, and ipc::degenerate_geometry for
     /// degenerate primitives. Parallel; the result does not depend on the
     /// thread count.
@@ -109,13 +111,14 @@ void FrictionCollisions::build(const Collisions& collisions, const CollisionMesh
     mesh.check_positions(V, "FrictionCollisions::build: positions");
     require(std::isfinite(mu) && mu >= 0, "FrictionCollisions::build: mu must be finite and non-negative, got ", mu);
     const Index nv = mesh.num_vertices();
-    const auto check = [&](const auto& vertices) {
+    const auto check = [&](const auto& vertices, const char* list, std::size_t index) {
         for (const Index v : vertices) {
-            require(v >= 0 && v < nv, "FrictionCollisions::build: a contact stencil references vertex ", v,
-                    " but the mesh has ", nv, " vertices");
+            require(v >= 0 && v < nv, "FrictionCollisions::build: collisions.", list, "[", index,
+                    "] references vertex ", v, " but the mesh has ", nv, " vertices");
         }
     };
     require(std::isfinite(dhat) && dhat > 0, "FrictionCollisions::build: dhat must be finite and positive, got ", dhat);
+    detail::check_collisions_dhat(collisions.dhat(), dhat, "FrictionCollisions::build");
     require(std::isfinite(kappa) && kappa > 0, "FrictionCollisions::build: kappa must be finite and positive, got ",
             kappa);
     const auto at = [&](Index i) { return Eigen::Vector3d(V(i, 0), V(i, 1), V(i, 2)); };
@@ -127,7 +130,7 @@ void FrictionCollisions::build(const Collisions& collisions, const CollisionMesh
     const auto vv = detail::process_in_blocks<detail::FrictionBlock>(
         collisions.vertex_vertex.size(), [&](std::size_t i, detail::FrictionBlock& out) {
             const VertexVertexCollision& c = collisions.vertex_vertex[i];
-            check(c.vertices);
+            check(c.vertices, "vertex_vertex", i);
             const Eigen::Vector3d a = at(c.vertices[0]), b = at(c.vertices[1]);
             const double lambda = force((a - b).squaredNorm(), c.offset, c.weight);
             out.vertex_vertex.push_back({ c.vertices, point_point_friction_contact(a, b, lambda, mu) });
@@ -135,7 +138,7 @@ void FrictionCollisions::build(const Collisions& collisions, const CollisionMesh
     const auto ev = detail::process_in_blocks<detail::FrictionBlock>(
         collisions.edge_vertex.size(), [&](std::size_t i, detail::FrictionBlock& out) {
             const EdgeVertexCollision& c = collisions.edge_vertex[i];
-            check(c.vertices);
+            check(c.vertices, "edge_vertex", i);
             const Eigen::Vector3d p = at(c.vertices[0]), e0 = at(c.vertices[1]), e1 = at(c.vertices[2]);
             const double lambda = force(point_line_distance_squared(p, e0, e1), c.offset, c.weight);
             out.edge_vertex.push_back({ c.vertices, point_edge_friction_contact(p, e0, e1, lambda, mu) });
@@ -143,7 +146,7 @@ void FrictionCollisions::build(const Collisions& collisions, const CollisionMesh
     const auto ee = detail::process_in_blocks<detail::FrictionBlock>(
         collisions.edge_edge.size(), [&](std::size_t i, detail::FrictionBlock& out) {
             const EdgeEdgeCollision& c = collisions.edge_edge[i];
-            check(c.vertices);
+            check(c.vertices, "edge_edge", i);
             const Index a0 = c.vertices[0], a1 = c.vertices[1], b0 = c.vertices[2], b1 = c.vertices[3];
             const double distance_squared = c.distance_squared(detail::gather_positions(V, c.vertices));
             const double lambda = force(distance_squared, c.offset, c.weight);
@@ -173,7 +176,7 @@ void FrictionCollisions::build(const Collisions& collisions, const CollisionMesh
     const auto fv = detail::process_in_blocks<detail::FrictionBlock>(
         collisions.face_vertex.size(), [&](std::size_t i, detail::FrictionBlock& out) {
             const FaceVertexCollision& c = collisions.face_vertex[i];
-            check(c.vertices);
+            check(c.vertices, "face_vertex", i);
             const Eigen::Vector3d p = at(c.vertices[0]), t0 = at(c.vertices[1]), t1 = at(c.vertices[2]),
                                   t2 = at(c.vertices[3]);
             const double lambda = force(point_plane_distance_squared(p, t0, t1, t2), c.offset, c.weight);

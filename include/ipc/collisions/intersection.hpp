@@ -249,6 +249,68 @@ namespace detail {
         return box;
     }
 
+    /// The first intersecting pair of has_intersections: the lowest edge
+    /// that meets some face (3D) or later edge (2D), with the lowest such
+    /// face or edge as `other`; both -1 when there is none. Serial, so the
+    /// pair named does not depend on the thread count (meant for messages,
+    /// after has_intersections said yes). V must already be validated.
+    struct IntersectingPair {
+        Index edge = -1;  ///< row of mesh.edges()
+        Index other = -1; ///< row of mesh.faces() (3D) or mesh.edges() (2D)
+    };
+    inline IntersectingPair first_intersecting_pair(const CollisionMesh& mesh, const Eigen::Ref<const Eigen::MatrixXd>& V)
+    {
+        const Eigen::MatrixXi& E = mesh.edges();
+        const Eigen::MatrixXi& F = mesh.faces();
+        const bool three_d = mesh.dim() == 3;
+        Eigen::Matrix<double, Eigen::Dynamic, 3, Eigen::RowMajor> points
+            = Eigen::Matrix<double, Eigen::Dynamic, 3, Eigen::RowMajor>::Zero(V.rows(), 3);
+        points.leftCols(V.cols()) = V;
+        const auto point = [&](int v) { return points.data() + 3 * Index(v); };
+        std::vector<AABB> boxes(size_t(three_d ? mesh.num_faces() : mesh.num_edges()));
+        for (Index i = 0; i < Index(boxes.size()); ++i) {
+            if (three_d) {
+                const int rows[3] = { F(i, 0), F(i, 1), F(i, 2) };
+                boxes[size_t(i)] = raw_box(V, rows);
+            } else {
+                const int rows[2] = { E(i, 0), E(i, 1) };
+                boxes[size_t(i)] = raw_box(V, rows);
+            }
+        }
+        const BVH bvh(boxes);
+        for (Index e = 0; e < mesh.num_edges(); ++e) {
+            const int e0 = E(e, 0), e1 = E(e, 1);
+            const int rows[2] = { e0, e1 };
+            Index best = -1;
+            bvh.query(raw_box(V, rows), [&](Index other) {
+                if (best >= 0 && other >= best) {
+                    return;
+                }
+                if (three_d) {
+                    const int a = F(other, 0), b = F(other, 1), c = F(other, 2);
+                    if (e0 == a || e0 == b || e0 == c || e1 == a || e1 == b || e1 == c) {
+                        return;
+                    }
+                    if (segment_triangle_intersect(point(e0), point(e1), point(a), point(b), point(c), other)) {
+                        best = other;
+                    }
+                } else {
+                    const int a = E(other, 0), b = E(other, 1);
+                    if (other <= e || e0 == a || e0 == b || e1 == a || e1 == b) {
+                        return;
+                    }
+                    if (segments_intersect_2d(point(e0), point(e1), point(a), point(b))) {
+                        best = other;
+                    }
+                }
+            });
+            if (best >= 0) {
+                return { e, best };
+            }
+        }
+        return {};
+    }
+
 } // namespace detail
 
 /// True when the configuration V (n x dim, metres) intersects: in 3D some
@@ -261,7 +323,7 @@ namespace detail {
 /// ipc::degenerate_geometry for a collinear face met by a coplanar edge.
 inline bool has_intersections(const CollisionMesh& mesh, const Eigen::Ref<const Eigen::MatrixXd>& V)
 {
-    mesh.check_positions(V, "positions");
+    mesh.check_positions(V, "has_intersections: positions V");
     const Eigen::MatrixXi& E = mesh.edges();
     const Eigen::MatrixXi& F = mesh.faces();
     std::vector<AABB> edge_boxes(size_t(mesh.num_edges()));

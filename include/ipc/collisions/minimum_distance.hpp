@@ -94,7 +94,7 @@ inline double minimum_distance(
     const CollisionMesh& mesh, const Eigen::Ref<const Eigen::MatrixXd>& V,
     BroadPhaseMethod method = BroadPhaseMethod::bvh)
 {
-    mesh.check_positions(V, "positions");
+    mesh.check_positions(V, "minimum_distance: positions V");
     if (mesh.num_vertices() == 0) {
         return std::numeric_limits<double>::infinity();
     }

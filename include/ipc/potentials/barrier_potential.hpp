@@ -31,6 +31,7 @@
 #include <Eigen/SparseCore>
 
 #include <cmath>
+#include <string>
 
 namespace ipc {
 
@@ -62,7 +63,8 @@ namespace detail {
 template <typename Barrier = ClampedLogBarrier> class BarrierPotential {
 public:
     /// @param dhat       activation distance (m), > 0; must equal the dhat the
-    ///                   Collisions set was built with
+    ///                   Collisions set was built with (checked by every
+    ///                   mesh-level call, see Collisions::dhat())
     /// @param stiffness  barrier stiffness kappa (energy per unit barrier), > 0
     /// Throws ipc::invalid_argument for non-finite or non-positive values.
     explicit BarrierPotential(double dhat, double stiffness = 1.0)
@@ -185,8 +187,10 @@ public:
 
     /// Barrier energy (kappa included) of the set at positions V
     /// (mesh.num_vertices() x 3, m). Throws ipc::invalid_argument for bad
-    /// positions or stencil indices out of range, and ipc::penetration when a
-    /// stencil is at or inside its offset (naming it).
+    /// positions, stencil indices out of range or a set built with another
+    /// dhat (naming both values; a set with collisions.dhat() == 0, i.e. not
+    /// built by Collisions::build, is not checked), and ipc::penetration when
+    /// a stencil is at or inside its offset (naming it).
     double operator()(const Collisions& collisions, const CollisionMesh& mesh,
                       const Eigen::Ref<const Eigen::MatrixXd>& V) const
     {
@@ -284,7 +288,8 @@ private:
                                     const Eigen::Ref<const Eigen::MatrixXd>& V, const char* who) const
     {
         require(mesh.dim() == 3, who, ": only 3D meshes are supported");
-        mesh.check_positions(V, who);
+        detail::check_collisions_dhat(collisions.dhat(), dhat_, who);
+        mesh.check_positions(V, (std::string(who) + ": positions V").c_str());
         const Index nv = mesh.num_vertices();
         const std::size_t nvv = collisions.vertex_vertex.size(), nev = collisions.edge_vertex.size(),
                           nee = collisions.edge_edge.size();

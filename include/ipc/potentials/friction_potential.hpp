@@ -27,6 +27,7 @@
 #include <Eigen/SparseCore>
 
 #include <cmath>
+#include <string>
 
 namespace ipc {
 
@@ -135,7 +136,7 @@ private:
                                            const Eigen::Ref<const Eigen::MatrixXd>& U, const char* who)
     {
         require(mesh.dim() == 3, who, ": only 3D meshes are supported");
-        mesh.check_positions(U, who);
+        mesh.check_positions(U, (std::string(who) + ": displacements U").c_str());
         const Index nv = mesh.num_vertices();
         const std::size_t nvv = contacts.vertex_vertex.size(), nev = contacts.edge_vertex.size(),
                           nee = contacts.edge_edge.size();
