@@ -21,12 +21,14 @@ namespace ipc::examples {
 /// A ready-to-run scene.
 struct Scene {
     std::string name;
+    std::string description; ///< one line for --list-scenes
     Model model;
     SolverParameters parameters;
     double offset = 0;    ///< pair offset xi (m) used for every vertex (radius xi/2)
     int frames = 25;      ///< default number of time steps
     Eigen::Vector3d eye { 0, 1, 2 };    ///< preview camera
     Eigen::Vector3d target { 0, 0, 0 };
+    double shell_opacity = 1; ///< cloth opacity in the preview (below 1 shows what lies under it)
 };
 
 /// Names accepted by make_scene.
@@ -54,6 +56,7 @@ inline Scene cloth_on_sphere(bool paper)
 {
     Scene s;
     s.name = "cloth_on_sphere";
+    s.description = "a square cotton sheet drapes over a fixed sphere above the ground";
     s.parameters = detail::cloth_parameters(0.04, 1e-3, 0.4);
     const int n = paper ? 99 : 16; // paper: 10K nodes
     s.model.add_shell(grid_cloth({ 0, 0.32, 0 }, 1, 1, n, n).vertices, grid_cloth({ 0, 0.32, 0 }, 1, 1, n, n).faces,
@@ -74,6 +77,7 @@ inline Scene cloth_stack(bool paper)
 {
     Scene s;
     s.name = "cloth_stack";
+    s.description = "sheets dropped one above the other onto a board, then a soft ball on top";
     s.parameters = detail::cloth_parameters(0.02, 1e-3, 0.1);
     const int sheets = paper ? 8 : 3;
     const int n = paper ? 60 : 10;
@@ -97,6 +101,7 @@ inline Scene noodles(bool paper)
 {
     Scene s;
     s.name = "noodles";
+    s.description = "thick rods dropped in crossing layers into a hemispherical bowl";
     s.parameters.dt = 0.02;
     s.parameters.dhat = 5e-4;
     s.parameters.mu = 0.4;
@@ -133,6 +138,7 @@ inline Scene granules(bool paper)
 {
     Scene s;
     s.name = "granules";
+    s.description = "a block of particles dropped onto a cloth held at its four corners";
     s.parameters = detail::cloth_parameters(0.01, 1e-3, 0.05);
     s.offset = 2e-3;
     const int n = paper ? 80 : 12;
@@ -159,6 +165,7 @@ inline Scene all_in(bool paper)
 {
     Scene s;
     s.name = "all_in";
+    s.description = "a soft ball, a cloth, rods and particles dropped onto the ground together";
     s.parameters = detail::cloth_parameters(0.02, 1e-3, 0.2);
     s.offset = 5e-4;
     const double r = s.offset / 2;
@@ -180,8 +187,9 @@ inline Scene all_in(bool paper)
     const int k = paper ? 10 : 3;
     s.model.add_particles(particle_lattice({ -0.01, 0.22, -0.01 }, 0.01, k, paper ? 40 : 4, k), ParticleMaterial {}, r);
     s.frames = paper ? 200 : 40;
-    s.eye = { 0.35, 0.35, 0.45 };
-    s.target = { 0, 0.05, 0 };
+    s.eye = { 0.3, 0.27, 0.4 };
+    s.target = { 0.02, 0.04, 0 };
+    s.shell_opacity = 0.35; // the soft ball lies under the cloth
     return s;
 }
 
@@ -191,6 +199,7 @@ inline Scene incline(double angle, double mu)
 {
     Scene s;
     s.name = "incline";
+    s.description = "a soft block resting on a tilted board, held by friction (for the tests)";
     s.parameters.dt = 0.01;
     s.parameters.dhat = 1e-3;
     s.parameters.mu = mu;
@@ -215,6 +224,7 @@ inline Scene hanging_cloth(bool paper)
 {
     Scene s;
     s.name = "hanging_cloth";
+    s.description = "a cloth pinned at two corners hanging under gravity, strain limited";
     s.parameters = detail::cloth_parameters(0.04, 1e-3, 0);
     const int n = paper ? 40 : 8;
     const TriangleMesh cloth = grid_cloth({ 0, 0, 0 }, 0.4, 0.4, n, n);

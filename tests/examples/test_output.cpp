@@ -1,77 +1,117 @@
 #include <catch2/catch.hpp>
 
-#include <common/json_writer.hpp>
-#include <common/png_writer.hpp>
+#include <common/bitmap_font.hpp>
+#include <common/json_output.hpp>
+#include <common/png_output.hpp>
 #include <common/rasterizer.hpp>
 #include <common/scene_builders.hpp>
 #include <common/sparse_assembly.hpp>
 
+#include <nlohmann/json.hpp>
+#include <stb/stb_image.h>
+
 #include <Eigen/Dense>
 
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <optional>
+#include <random>
 #include <set>
 #include <string>
 
 using namespace ipc::examples;
 
-TEST_CASE("CRC-32 and Adler-32 match their published check values", "[examples][output]")
+namespace {
+
+/// A fresh, empty folder under the system's temporary folder.
+std::filesystem::path fresh_folder(const std::string& name)
 {
-    const char* digits = "123456789";
-    CHECK(crc32(reinterpret_cast<const unsigned char*>(digits), 9) == 0xCBF43926u);
-    const char* wiki = "Wikipedia";
-    CHECK(adler32(reinterpret_cast<const unsigned char*>(wiki), std::strlen(wiki)) == 0x11E60398u);
+    const std::filesystem::path dir = std::filesystem::temp_directory_path()
+        / ("ipc_examples_" + name + "_" + std::to_string(std::random_device {}()));
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    return dir;
 }
 
-TEST_CASE("PNG encoder writes a well-formed file", "[examples][output]")
+/// Pixel (x, y) of an RGB image as a colour.
+Color pixel(const std::vector<unsigned char>& rgb, int width, int x, int y)
 {
-    const int w = 300, h = 250; // more than one 64 KiB stored block
+    const std::size_t i = 3 * (std::size_t(y) * std::size_t(width) + std::size_t(x));
+    return { rgb[i], rgb[i + 1], rgb[i + 2] };
+}
+
+} // namespace
+
+TEST_CASE("PNG files written with stb_image_write read back pixel for pixel", "[examples][output]")
+{
+    const std::filesystem::path dir = fresh_folder("png");
+    const int w = 300, h = 250;
     std::vector<unsigned char> rgb(std::size_t(w * h * 3));
     for (std::size_t i = 0; i < rgb.size(); ++i) {
-        rgb[i] = static_cast<unsigned char>(i * 7);
+        rgb[i] = static_cast<unsigned char>(i * 7 + i / 911);
     }
-    const std::vector<unsigned char> png = encode_png(rgb, w, h);
-    REQUIRE(png.size() > 8 + 25 + rgb.size());
-    CHECK(std::memcmp(png.data(), "\x89PNG\r\n\x1a\n", 8) == 0);
-    // Walk the chunks and verify every CRC; reassemble the zlib stream.
-    std::size_t pos = 8;
-    std::vector<unsigned char> zlib;
-    std::vector<std::string> types;
-    auto get32 = [&](std::size_t at) {
-        return (std::uint32_t(png[at]) << 24) | (std::uint32_t(png[at + 1]) << 16) | (std::uint32_t(png[at + 2]) << 8)
-            | std::uint32_t(png[at + 3]);
-    };
-    while (pos < png.size()) {
-        const std::uint32_t length = get32(pos);
-        const std::string type(png.begin() + std::ptrdiff_t(pos + 4), png.begin() + std::ptrdiff_t(pos + 8));
-        types.push_back(type);
-        CHECK(crc32(&png[pos + 4], length + 4) == get32(pos + 8 + length));
-        if (type == "IDAT") {
-            zlib.insert(zlib.end(), png.begin() + std::ptrdiff_t(pos + 8), png.begin() + std::ptrdiff_t(pos + 8 + length));
-        }
-        pos += 12 + length;
-    }
-    CHECK(types == std::vector<std::string> { "IHDR", "IDAT", "IEND" });
-    // Decode the stored blocks and compare with the filtered scanlines.
-    std::vector<unsigned char> raw;
-    std::size_t z = 2;
-    bool last = false;
-    while (!last) {
-        last = (zlib[z] & 1) != 0;
-        CHECK((zlib[z] >> 1) == 0); // stored
-        const std::size_t len = zlib[z + 1] | (std::size_t(zlib[z + 2]) << 8);
-        const std::size_t nlen = zlib[z + 3] | (std::size_t(zlib[z + 4]) << 8);
-        CHECK((len ^ nlen) == 0xFFFF);
-        raw.insert(raw.end(), zlib.begin() + std::ptrdiff_t(z + 5), zlib.begin() + std::ptrdiff_t(z + 5 + len));
-        z += 5 + len;
-    }
-    REQUIRE(raw.size() == std::size_t(h * (3 * w + 1)));
-    CHECK(adler32(raw.data(), raw.size()) == ((std::uint32_t(zlib[z]) << 24) | (std::uint32_t(zlib[z + 1]) << 16)
-                                                 | (std::uint32_t(zlib[z + 2]) << 8) | zlib[z + 3]));
-    for (int y = 0; y < h; ++y) {
-        CHECK(raw[std::size_t(y * (3 * w + 1))] == 0);
-        CHECK(std::memcmp(&raw[std::size_t(y * (3 * w + 1) + 1)], &rgb[std::size_t(y * 3 * w)], std::size_t(3 * w)) == 0);
-    }
-    CHECK_THROWS_AS(encode_png(rgb, w + 1, h), ipc::invalid_argument);
+    const std::string path = (dir / "picture.png").string();
+    write_png(path, rgb, w, h);
+
+    int rw = 0, rh = 0, channels = 0;
+    unsigned char* back = stbi_load(path.c_str(), &rw, &rh, &channels, 3);
+    REQUIRE(back != nullptr);
+    CHECK(rw == w);
+    CHECK(rh == h);
+    CHECK(channels == 3);
+    CHECK(std::memcmp(back, rgb.data(), rgb.size()) == 0);
+    stbi_image_free(back);
+
+    // The file is a PNG: signature, then the IHDR chunk with the size.
+    std::ifstream file(path, std::ios::binary);
+    std::vector<unsigned char> head(24);
+    file.read(reinterpret_cast<char*>(head.data()), 24);
+    CHECK(std::memcmp(head.data(), "\x89PNG\r\n\x1a\n", 8) == 0);
+    CHECK(std::memcmp(head.data() + 12, "IHDR", 4) == 0);
+    CHECK(((head[16] << 24) | (head[17] << 16) | (head[18] << 8) | head[19]) == w);
+    CHECK(((head[20] << 24) | (head[21] << 16) | (head[22] << 8) | head[23]) == h);
+
+    CHECK_THROWS_AS(write_png(path, rgb, w + 1, h), ipc::invalid_argument);
+    CHECK_THROWS_AS(write_png(path, rgb, 0, 0), ipc::invalid_argument);
+    CHECK_THROWS_AS(write_png("/proc/nope/picture.png", rgb, w, h), ipc::error);
+    std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("JSON files written by the examples parse back with their values", "[examples][output]")
+{
+    const std::filesystem::path dir = fresh_folder("json");
+    Json document;
+    document["scene"] = "a\"b\\c\n";
+    document["parameters"] = { { "dt", json_number(0.5) }, { "limit", json_number(std::optional<double>()) },
+        { "given", json_number(std::optional<double>(1.25)) } };
+    document["steps"] = Json::array();
+    document["steps"].push_back({ { "n", 3 }, { "ok", true } });
+    document["steps"].push_back({ { "gap", json_number(std::numeric_limits<double>::infinity()) },
+        { "nan", json_number(std::numeric_limits<double>::quiet_NaN()) } });
+    const std::string path = (dir / "sub" / "stats.json").string(); // the folder is created
+    write_json(path, document);
+
+    std::ifstream file(path);
+    REQUIRE(file);
+    const nlohmann::json back = nlohmann::json::parse(file);
+    CHECK(back.at("scene") == "a\"b\\c\n");
+    CHECK(back.at("parameters").at("dt") == 0.5);
+    CHECK(back.at("parameters").at("limit").is_null());
+    CHECK(back.at("parameters").at("given") == 1.25);
+    REQUIRE(back.at("steps").size() == 2);
+    CHECK(back.at("steps")[0].at("n") == 3);
+    CHECK(back.at("steps")[0].at("ok") == true);
+    CHECK(back.at("steps")[1].at("gap").is_null());
+    CHECK(back.at("steps")[1].at("nan").is_null());
+    // Members keep the order they were added in.
+    CHECK(document.dump(-1).rfind("{\"scene\":", 0) == 0);
+
+    CHECK_THROWS_AS(write_json("/proc/nope/stats.json", document), ipc::error);
+    CHECK_THROWS_AS(write_json(dir.string(), document), ipc::error); // a folder
+    std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("rasterizer draws a triangle in front of the camera only", "[examples][output]")
@@ -92,19 +132,113 @@ TEST_CASE("rasterizer draws a triangle in front of the camera only", "[examples]
     CHECK(r.image()[centre + 1] == 0);
 }
 
-TEST_CASE("JSON writer produces valid nesting, escaping and nulls", "[examples][output]")
+TEST_CASE("blended triangles mix with what lies behind and hide nothing", "[examples][output]")
 {
-    JsonWriter j;
-    j.begin_object();
-    j.member("scene", "a\"b\\c\n");
-    j.key("parameters").begin_object().member("dt", 0.5).member("limit", std::optional<double>()).end_object();
-    j.key("steps").begin_array();
-    j.begin_object().member("n", 3).member("ok", true).end_object();
-    j.begin_object().member("gap", std::numeric_limits<double>::infinity()).end_object();
-    j.end_array();
-    j.end_object();
-    CHECK(j.str()
-        == R"({"scene":"a\"b\\c\n","parameters":{"dt":0.5,"limit":null},"steps":[{"n":3,"ok":true},{"gap":null}]})");
+    Rasterizer r(64, 48, { 0, 0, 5 }, { 0, 0, 0 });
+    const int cx = 32, cy = 24;
+    const Color background = pixel(r.image(), 64, cx, cy);
+    // The same triangle drawn opaque, in a second image.
+    Rasterizer opaque_image(64, 48, { 0, 0, 5 }, { 0, 0, 0 });
+    opaque_image.triangle({ -1, -1, 1 }, { 1, -1, 1 }, { 0, 1, 1 }, { 20, 40, 250 });
+    const Color opaque = pixel(opaque_image.image(), 64, cx, cy);
+    REQUIRE(opaque != background);
+    // Half transparent over the background: halfway between the two, per channel.
+    r.triangle({ -1, -1, 1 }, { 1, -1, 1 }, { 0, 1, 1 }, { 20, 40, 250 }, 0.5);
+    const Color mixed = pixel(r.image(), 64, cx, cy);
+    for (int k = 0; k < 3; ++k) {
+        CHECK(std::abs(2 * int(mixed[k]) - int(background[k]) - int(opaque[k])) <= 2);
+    }
+    // It left the depth buffer alone: an opaque red triangle behind it
+    // still draws (the caller draws blended ones last for that reason).
+    r.triangle({ -1, -1, 0 }, { 1, -1, 0 }, { 0, 1, 0 }, { 255, 0, 0 });
+    CHECK(pixel(r.image(), 64, cx, cy)[1] == 0);
+    // A blended triangle behind the opaque one changes nothing.
+    const Color red = pixel(r.image(), 64, cx, cy);
+    r.triangle({ -1, -1, -1 }, { 1, -1, -1 }, { 0, 1, -1 }, { 0, 255, 0 }, 0.5);
+    CHECK(pixel(r.image(), 64, cx, cy) == red);
+    // Opacity 0 draws nothing, in front or not.
+    r.triangle({ -1, -1, 2 }, { 1, -1, 2 }, { 0, 1, 2 }, { 0, 0, 255 }, 0);
+    CHECK(pixel(r.image(), 64, cx, cy) == red);
+    // view_depth sorts far to near.
+    CHECK(r.view_depth({ 0, 0, -1 }) > r.view_depth({ 0, 0, 1 }));
+}
+
+TEST_CASE("points are filled discs with an outline", "[examples][output]")
+{
+    Rasterizer r(64, 48, { 0, 0, 5 }, { 0, 0, 0 });
+    const Color fill { 200, 60, 160 }, ring { 30, 10, 20 };
+    r.point({ 0, 0, 0 }, fill, 6, ring, 2);
+    CHECK(pixel(r.image(), 64, 32, 24) == fill);          // centre
+    CHECK(pixel(r.image(), 64, 32 + 5, 24) == ring);      // rim, 5.5 px from the centre
+    CHECK(pixel(r.image(), 64, 32 + 9, 24) != ring);      // outside
+    CHECK(pixel(r.image(), 64, 32 + 9, 24) != fill);
+    // Without an outline the disc is one colour (a fresh image: the depth
+    // test keeps the first point drawn at a depth).
+    Rasterizer plain(64, 48, { 0, 0, 5 }, { 0, 0, 0 });
+    plain.point({ 0, 0, 0 }, fill, 6, ring, 0);
+    CHECK(pixel(plain.image(), 64, 32, 24) == fill);
+    CHECK(pixel(plain.image(), 64, 32 + 5, 24) == fill);
+}
+
+TEST_CASE("the bitmap font covers the captions and draws text where asked", "[examples][output]")
+{
+    for (const char c : std::string("abcdefghijklmnopqrstuvwxyz0123456789 .,:=-+_()/%?")) {
+        const Glyph* g = find_glyph(c);
+        REQUIRE(g != nullptr);
+        CHECK(g->c == c);
+        for (const char* row : g->rows) { // every given row is 5 pixels of '#' or '.'
+            if (row != nullptr) {
+                CHECK(std::strlen(row) == std::size_t(glyph_width));
+                CHECK(std::string(row).find_first_not_of("#.") == std::string::npos);
+            }
+        }
+    }
+    CHECK(find_glyph('A') == find_glyph('a'));
+    CHECK(find_glyph('~') == nullptr);
+    CHECK(glyph_ink(*find_glyph('1'), 2, 0));
+    CHECK_FALSE(glyph_ink(*find_glyph('1'), 0, 0));
+    CHECK_FALSE(glyph_ink(*find_glyph(' '), 2, 3));
+    // Distinct glyphs for the digits.
+    std::set<std::string> shapes;
+    for (const char c : std::string("0123456789")) {
+        std::string shape;
+        for (int y = 0; y < glyph_height; ++y) {
+            for (int x = 0; x < glyph_width; ++x) {
+                shape += glyph_ink(*find_glyph(c), x, y) ? '#' : '.';
+            }
+        }
+        shapes.insert(shape);
+    }
+    CHECK(shapes.size() == 10);
+
+    Rasterizer r(120, 40, { 0, 0, 5 }, { 0, 0, 0 });
+    const auto before = r.image();
+    const std::string text = "t = 0.5 s";
+    const int scale = 2, x0 = 10, y0 = 6;
+    r.text(x0, y0, text, { 255, 0, 0 }, scale);
+    CHECK(Rasterizer::text_width(text, scale) == (int(text.size()) * glyph_advance - 1) * scale);
+    int inside = 0, outside = 0;
+    for (int y = 0; y < 40; ++y) {
+        for (int x = 0; x < 120; ++x) {
+            if (pixel(r.image(), 120, x, y) == pixel(before, 120, x, y)) {
+                continue;
+            }
+            const bool in_box = x >= x0 && x < x0 + Rasterizer::text_width(text, scale) && y >= y0
+                && y < y0 + Rasterizer::text_height(scale);
+            (in_box ? inside : outside) += 1;
+            CHECK(pixel(r.image(), 120, x, y) == Color { 255, 0, 0 });
+        }
+    }
+    CHECK(inside > 40);
+    CHECK(outside == 0);
+    // Text off the image edges is clipped, not written out of bounds.
+    r.text(110, 35, "clipped", { 0, 0, 255 }, 3);
+    r.text(-20, -5, "clipped", { 0, 0, 255 }, 3);
+    // A panel blends a rectangle.
+    Rasterizer p(10, 10, { 0, 0, 5 }, { 0, 0, 0 });
+    p.panel(2, 2, 3, 3, { 0, 0, 0 }, 1);
+    CHECK(pixel(p.image(), 10, 3, 3) == Color { 0, 0, 0 });
+    CHECK(pixel(p.image(), 10, 6, 6) != Color { 0, 0, 0 });
 }
 
 TEST_CASE("scene builders make valid meshes", "[examples][scenes]")

@@ -1,0 +1,49 @@
+#pragma once
+/// @file
+/// Helpers for the statistics files the examples write with nlohmann::json
+/// (ordered_json, so members keep the order they were added in): optional
+/// and non-finite numbers become null, and files are written with their
+/// folder created and failures reported as ipc::error.
+
+#include <ipc/core/error.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <string>
+
+namespace ipc::examples {
+
+/// The JSON document type of the examples' statistics files.
+using Json = nlohmann::ordered_json;
+
+/// x as a JSON number, or null when x is not finite.
+inline Json json_number(double x) { return std::isfinite(x) ? Json(x) : Json(nullptr); }
+
+/// *x as a JSON number, or null when x is empty or not finite.
+inline Json json_number(const std::optional<double>& x)
+{
+    return x ? json_number(*x) : Json(nullptr);
+}
+
+/// Writes document to path (indented by indent spaces, one line when
+/// negative), creating its folder. Throws ipc::error when it cannot.
+inline void write_json(const std::string& path, const Json& document, int indent = 2)
+{
+    const std::filesystem::path p(path);
+    if (p.has_parent_path()) {
+        std::error_code ec;
+        std::filesystem::create_directories(p.parent_path(), ec);
+        require<error>(!ec, "cannot create the folder of ", path, ": ", ec.message());
+    }
+    std::ofstream file(path);
+    require<error>(bool(file), "cannot open ", path, " for writing");
+    file << document.dump(indent) << '\n';
+    file.close();
+    require<error>(!file.fail(), "failed writing ", path);
+}
+
+} // namespace ipc::examples

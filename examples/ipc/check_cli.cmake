@@ -1,0 +1,133 @@
+# Checks ipc_sim's command-line behaviour. CTest runs it as
+#
+#   cmake -DIPC_SIM=/path/to/ipc_sim -DWORK_DIR=/scratch/folder -P check_cli.cmake
+#
+# Exit codes: 0 for --help and --list-scenes, 2 for no arguments and every
+# usage error, 1 for an output that cannot be written (with nothing
+# simulated), 0 for a one-step run that writes its frames, picture and JSON.
+cmake_minimum_required(VERSION 3.16)
+
+foreach(_var IN ITEMS IPC_SIM WORK_DIR)
+  if(NOT DEFINED ${_var})
+    message(FATAL_ERROR "check_cli.cmake: pass -D${_var}=...")
+  endif()
+endforeach()
+file(REMOVE_RECURSE "${WORK_DIR}")
+file(MAKE_DIRECTORY "${WORK_DIR}")
+
+set(_failures 0)
+set(_report "")
+macro(_fail text)
+  math(EXPR _failures "${_failures} + 1")
+  string(APPEND _report "FAILED: ${text}\n")
+endmacro()
+
+# Runs ipc_sim with the arguments and checks its exit code; leaves the
+# outputs in rc, out, err.
+macro(expect_exit code)
+  execute_process(COMMAND "${IPC_SIM}" ${ARGN}
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 240)
+  string(REPLACE ";" " " _args "${ARGN}")
+  set(_last "ipc_sim ${_args}")
+  if(NOT "${rc}" STREQUAL "${code}")
+    _fail("${_last}: exit ${rc}, expected ${code}\n--- stdout:\n${out}\n--- stderr:\n${err}")
+  endif()
+endmacro()
+
+# Checks that the variable named var holds part.
+macro(expect_in var part)
+  string(FIND "${${var}}" "${part}" _at)
+  if(_at EQUAL -1)
+    _fail("${_last}: '${part}' not in ${var}:\n${${var}}")
+  endif()
+endmacro()
+
+# Checks that the variable named var is empty.
+macro(expect_empty var)
+  if(NOT "${${var}}" STREQUAL "")
+    _fail("${_last}: expected no ${var}, got:\n${${var}}")
+  endif()
+endmacro()
+
+# --help: usage on stdout, exit 0.
+expect_exit(0 --help)
+foreach(_flag IN ITEMS --scene --size --frames --dt --out --json --threads --list-scenes)
+  expect_in(out "${_flag}")
+endforeach()
+expect_empty(err)
+
+# --list-scenes: one scene a line, name first, then a description.
+expect_exit(0 --list-scenes)
+foreach(_scene IN ITEMS cloth_on_sphere cloth_stack noodles granules all_in incline hanging_cloth)
+  if(NOT "\n${out}" MATCHES "\n${_scene}  +[a-z][^\n]+\n")
+    _fail("--list-scenes: no line for ${_scene} with a description in:\n${out}")
+  endif()
+endforeach()
+
+# No arguments: usage and a hint, exit 2.
+expect_exit(2)
+expect_in(err "try: ipc_sim --scene all_in")
+expect_in(err "--list-scenes")
+
+# Unknown flags and bad values: a message, exit 2, nothing on stdout.
+foreach(_bad IN ITEMS
+    "--bogus"
+    "--scene;nope"
+    "--scene;hanging_cloth;--frames;0"
+    "--scene;hanging_cloth;--frames;x"
+    "--scene;hanging_cloth;--size;huge"
+    "--scene;hanging_cloth;--dt;-1"
+    "--scene;hanging_cloth;--dt;nan"
+    "--scene;hanging_cloth;--threads;0"
+    "--scene;hanging_cloth;stray"
+    "--scene"
+    "--frames;1")
+  expect_exit(2 ${_bad})
+  expect_in(err "ipc_sim: ")
+  expect_empty(out)
+endforeach()
+
+# Outputs that cannot be written: a message naming them, exit 1, and no
+# simulation (nothing on stdout, no frame written).
+expect_exit(1 --scene hanging_cloth --frames 1 --threads 1 --out /proc/nope)
+expect_in(err "/proc/nope")
+expect_empty(out)
+expect_exit(1 --scene hanging_cloth --frames 1 --threads 1 --out "${WORK_DIR}/blocked"
+  --json /proc/nope/stats.json)
+expect_in(err "/proc/nope/stats.json")
+expect_empty(out)
+if(EXISTS "${WORK_DIR}/blocked/frame_0000.obj")
+  _fail("a frame was written although --json cannot be")
+endif()
+
+# One step of the smallest scene: frames, picture and statistics, with the
+# locations printed at the start and at the end.
+set(_run "${WORK_DIR}/run")
+expect_exit(0 --scene hanging_cloth --frames 1 --threads 1 --out "${_run}" --json "${_run}/stats.json")
+expect_in(out "writing 2 frames to ${_run}/frame_NNNN.obj, picture ${_run}/last_frame.png, statistics ${_run}/stats.json")
+expect_in(out "picture    ${_run}/last_frame.png")
+expect_in(out "statistics ${_run}/stats.json")
+foreach(_file IN ITEMS frame_0000.obj frame_0001.obj last_frame.png stats.json)
+  if(NOT EXISTS "${_run}/${_file}")
+    _fail("the run did not write ${_run}/${_file}")
+  endif()
+endforeach()
+if(EXISTS "${_run}/last_frame.png")
+  file(READ "${_run}/last_frame.png" _signature LIMIT 8 HEX)
+  if(NOT _signature STREQUAL "89504e470d0a1a0a")
+    _fail("${_run}/last_frame.png does not start with the PNG signature (${_signature})")
+  endif()
+endif()
+if(EXISTS "${_run}/stats.json" AND CMAKE_VERSION VERSION_GREATER_EQUAL 3.19)
+  file(READ "${_run}/stats.json" _json)
+  string(JSON _scene ERROR_VARIABLE _json_error GET "${_json}" scene)
+  string(JSON _steps ERROR_VARIABLE _json_error2 LENGTH "${_json}" steps)
+  if(_json_error OR _json_error2 OR NOT _scene STREQUAL "hanging_cloth" OR NOT _steps EQUAL 1)
+    _fail("stats.json: scene '${_scene}', ${_steps} steps (${_json_error}${_json_error2})")
+  endif()
+endif()
+
+if(_failures GREATER 0)
+  message(FATAL_ERROR "${_failures} ipc_sim command-line check(s) failed:\n${_report}")
+endif()
+message(STATUS "ipc_sim command line: all checks passed")

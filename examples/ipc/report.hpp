@@ -1,0 +1,113 @@
+#pragma once
+/// @file
+/// What ipc_sim reports about a run: totals over the steps (the summary
+/// table) and the statistics document written with --json.
+
+#include "scenes.hpp"
+#include "solver.hpp"
+
+#include <common/json_output.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ipc::examples {
+
+/// Sums and extremes over the steps of a run.
+struct RunTotals {
+    std::size_t steps = 0;
+    double seconds = 0;
+    double newton_iterations = 0;
+    double contacts = 0; ///< summed over the steps
+    std::size_t max_contacts = 0;
+    std::optional<double> min_gap;
+    std::optional<double> max_strain;
+    int not_converged = 0;
+    double time_assembly = 0, time_solve = 0, time_ccd = 0, time_line_search = 0;
+
+    /// Per-step average of a total (0 without steps).
+    double per_step(double total) const { return steps > 0 ? total / double(steps) : 0; }
+};
+
+/// The totals of steps.
+inline RunTotals run_totals(const std::vector<StepStats>& steps)
+{
+    RunTotals t;
+    t.steps = steps.size();
+    for (const auto& s : steps) {
+        t.seconds += s.seconds;
+        t.newton_iterations += s.newton_iterations;
+        t.contacts += double(s.contacts);
+        t.max_contacts = std::max(t.max_contacts, s.contacts);
+        if (s.min_gap) {
+            t.min_gap = t.min_gap ? std::min(*t.min_gap, *s.min_gap) : *s.min_gap;
+        }
+        if (s.max_strain) {
+            t.max_strain = t.max_strain ? std::max(*t.max_strain, *s.max_strain) : *s.max_strain;
+        }
+        t.not_converged += s.converged ? 0 : 1;
+        t.time_assembly += s.time_assembly;
+        t.time_solve += s.time_solve;
+        t.time_ccd += s.time_ccd;
+        t.time_line_search += s.time_line_search;
+    }
+    return t;
+}
+
+/// The --json document of a run of scene (size "small" or "paper") with the
+/// given parameters: {"scene", "size", "parameters", "steps": [...],
+/// "totals"}. Missing and non-finite numbers are null.
+inline Json run_report(const Scene& scene, const std::string& size, const SolverParameters& parameters,
+    const std::vector<StepStats>& steps)
+{
+    const RunTotals t = run_totals(steps);
+    Json report;
+    report["scene"] = scene.name;
+    report["size"] = size;
+    report["parameters"] = {
+        { "dt", json_number(parameters.dt) },
+        { "dhat", json_number(parameters.dhat) },
+        { "offset", json_number(scene.offset) },
+        { "strain_limit", json_number(parameters.strain_limit) },
+        { "mu", json_number(parameters.mu) },
+        { "eps_v", json_number(parameters.eps_v) },
+        { "newton_tolerance", json_number(parameters.newton_tolerance) },
+        { "vertices", static_cast<long long>(scene.model.num_vertices()) },
+    };
+    Json list = Json::array();
+    for (const auto& s : steps) {
+        list.push_back({
+            { "newton_iterations", s.newton_iterations },
+            { "contacts", s.contacts },
+            { "min_gap", json_number(s.min_gap) },
+            { "max_strain", json_number(s.max_strain) },
+            { "seconds", json_number(s.seconds) },
+            { "kappa", json_number(s.kappa) },
+            { "converged", s.converged },
+        });
+    }
+    report["steps"] = std::move(list);
+    report["totals"] = {
+        { "steps", t.steps },
+        { "seconds", json_number(t.seconds) },
+        { "seconds_per_step", json_number(t.per_step(t.seconds)) },
+        { "newton_iterations", json_number(t.newton_iterations) },
+        { "newton_iterations_per_step", json_number(t.per_step(t.newton_iterations)) },
+        { "max_contacts", t.max_contacts },
+        { "min_gap", json_number(t.min_gap) },
+        { "max_strain", json_number(t.max_strain) },
+        { "steps_not_converged", t.not_converged },
+        { "seconds_assembly", json_number(t.time_assembly) },
+        { "seconds_linear_solve", json_number(t.time_solve) },
+        { "seconds_ccd", json_number(t.time_ccd) },
+        { "seconds_line_search", json_number(t.time_line_search) },
+    };
+    return report;
+}
+
+} // namespace ipc::examples
