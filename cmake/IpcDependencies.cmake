@@ -7,7 +7,7 @@ macro(ipc_require package debian_package)
   if(NOT ${package}_FOUND)
     message(FATAL_ERROR
       "ipc: ${package} was not found. Install it with:\n"
-      "    sudo apt-get install ${debian_package}\n"
+      "    apt-get install ${debian_package}   (as root)\n"
       "or point ${package}_DIR at its CMake package folder.")
   endif()
 endmacro()

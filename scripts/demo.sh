@@ -1,29 +1,45 @@
 #!/usr/bin/env bash
-# The main job: builds the project in Release and runs the default demo.
-# With the example solver built, that is a coupled C-IPC scene (a soft volume,
-# a cloth, rods and particles) that prints its progress and a summary table
-# and renders the last frame to out/demo/; the kernel benchmark table follows.
-# Set IPC_CCD_QUERIES to a folder of CCD benchmark queries to also print the
-# CCD benchmark table. JOBS sets build parallelism (default: 2).
+# The main job. Installs the Debian packages it needs when they are missing
+# (as root; otherwise it prints the apt-get line to run), builds only what it
+# runs, in Release, and runs it:
+#   1. ipc_sim on the coupled C-IPC scene (a soft volume, a cloth, rods and
+#      particles): progress, a summary table, OBJ frames, a picture of the
+#      last frame and per-step statistics in out/demo/;
+#   2. the distance-kernel benchmark table;
+#   3. the CCD benchmark table, when IPC_CCD_QUERIES names a folder of CCD
+#      benchmark queries (Wang et al. 2021 format).
+# JOBS sets build parallelism (default: 2).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/packages.sh
+ipc_need_packages "${IPC_DEMO_PACKAGES[@]}"
+
 jobs=${JOBS:-2}
+queries=${IPC_CCD_QUERIES:-}
+out=out/demo
 generator=()
 command -v ninja > /dev/null && generator=(-G Ninja)
 
-cmake -S . -B build/release "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
-  -DIPC_CCD_QUERIES="${IPC_CCD_QUERIES:-}" > /dev/null
-cmake --build build/release -j "$jobs"
+echo "== configuring build/demo (Release)"
+cmake -S . -B build/demo "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
+  -DIPC_BUILD_TESTS=OFF -DIPC_INSTALL=OFF -DIPC_CCD_QUERIES="$queries" > /dev/null
+echo "== building ipc_sim"
+cmake --build build/demo -j "$jobs" --target ipc_sim
 
-if [ -x build/release/examples/ipc/ipc_sim ]; then
-  echo "== demo: coupled scene"
-  build/release/examples/ipc/ipc_sim --scene all_in --out out/demo --json out/demo/stats.json
-fi
+echo "== demo: coupled scene (all_in), writing to $out/"
+build/demo/examples/ipc/ipc_sim --scene all_in --out "$out" --json "$out/stats.json"
+
+echo "== building the benchmarks"
+benchmarks=(kernels_benchmark)
+[ -n "$queries" ] && benchmarks+=(ccd_benchmark)
+cmake --build build/demo -j "$jobs" --target "${benchmarks[@]}"
 
 echo "== kernel benchmark"
-build/release/benchmarks/kernels_benchmark --n 1000000
+build/demo/benchmarks/kernels_benchmark --n 1000000
 
-if [ -n "${IPC_CCD_QUERIES:-}" ]; then
-  echo "== CCD benchmark"
-  build/release/benchmarks/ccd_benchmark --data "$IPC_CCD_QUERIES"
+if [ -n "$queries" ]; then
+  echo "== CCD benchmark ($queries)"
+  build/demo/benchmarks/ccd_benchmark --data "$queries"
 fi
+
+echo "== done: frames $out/frame_*.obj, picture $out/last_frame.png, statistics $out/stats.json"

@@ -1,35 +1,77 @@
 #!/usr/bin/env bash
-# Builds and runs everything the project checks, on a fresh machine with the
-# Debian packages of the README installed:
-#   1. header check with clang++: every public header alone, C++17 and C++20;
-#   2. the test suite under AddressSanitizer + UndefinedBehaviorSanitizer;
-#   3. the Release build with g++ (tests, benchmarks, examples, header check)
-#      and the full test suite.
-# Set IPC_CCD_QUERIES to a folder of CCD benchmark queries to include the
-# tests that read them; JOBS to change build parallelism (default: 2).
+# Builds and passes everything the project checks. Installs the Debian
+# packages it needs when they are missing (as root; otherwise it prints the
+# apt-get line to run), then:
+#   1. header check with clang++: every public header alone, C++17 and C++20,
+#      -Wall -Wextra -Wpedantic -Werror;
+#   2. the test suite under AddressSanitizer + UndefinedBehaviorSanitizer
+#      (clang++, -O1), built together with the libFuzzer targets;
+#   3. the Release build with g++ (tests, benchmarks, examples, every header
+#      through the umbrella header under C++17 and C++20) and the test suite;
+#   4. the libFuzzer targets of tests/fuzz/ for FUZZ_SECONDS each (default 20),
+#      two at a time.
+# Prints how long each phase took at the end.
+# IPC_CCD_QUERIES: a folder of CCD benchmark queries, to include the tests
+# that read them. JOBS: build parallelism (default 2). ccache is used when
+# it is installed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/packages.sh
+ipc_need_packages "${IPC_TEST_PACKAGES[@]}"
+
 jobs=${JOBS:-2}
 queries=${IPC_CCD_QUERIES:-}
-generator=()
-command -v ninja > /dev/null && generator=(-G Ninja)
+common=()
+command -v ninja > /dev/null && common+=(-G Ninja)
+command -v ccache > /dev/null && common+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 
-echo "== header check (clang++, C++17 and C++20)"
-cmake -S . -B build/clang "${generator[@]}" -DCMAKE_CXX_COMPILER=clang++ \
+phases=()
+run_start=$(date +%s)
+phase_start=$run_start
+end_phase() {
+  local now
+  now=$(date +%s)
+  phases+=("$(printf '%-44s %5d s' "$1" $((now - phase_start)))")
+  phase_start=$now
+}
+report() {
+  local status=$?
+  echo "== phase times"
+  local line
+  for line in "${phases[@]}"; do echo "  $line"; done
+  printf '  %-44s %5d s\n' "total" $(($(date +%s) - run_start))
+  [ "$status" -eq 0 ] || echo "== FAILED (exit $status)"
+}
+trap report EXIT
+
+echo "== 1. header check (clang++, every header alone, C++17 and C++20)"
+cmake -S . -B build/clang "${common[@]}" -DCMAKE_CXX_COMPILER=clang++ \
   -DIPC_BUILD_TESTS=OFF -DIPC_BUILD_BENCHMARKS=OFF -DIPC_BUILD_EXAMPLES=OFF \
   -DIPC_INSTALL=OFF -DIPC_HEADER_CHECK=ON > /dev/null
 cmake --build build/clang --target ipc_header_check -j "$jobs"
+end_phase "1. header check (clang++)"
 
-echo "== tests under ASan + UBSan"
-cmake -S . -B build/sanitize "${generator[@]}" -DCMAKE_BUILD_TYPE=Debug \
-  -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" -DIPC_SANITIZE=ON \
-  -DIPC_BUILD_BENCHMARKS=OFF -DIPC_BUILD_EXAMPLES=OFF -DIPC_CCD_QUERIES="$queries" > /dev/null
+echo "== 2. tests under ASan + UBSan (clang++, with the fuzz targets)"
+# clang++ compiles the instrumented code about twice as fast as g++, and the
+# suite then also builds with a second compiler; line tables are enough for
+# the sanitizers' stack traces.
+cmake -S . -B build/sanitize "${common[@]}" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Debug \
+  -DCMAKE_CXX_FLAGS_DEBUG="-O1 -gline-tables-only" -DIPC_SANITIZE=ON -DIPC_BUILD_FUZZERS=ON \
+  -DIPC_BUILD_BENCHMARKS=OFF -DIPC_INSTALL=OFF -DIPC_CCD_QUERIES="$queries" > /dev/null
 cmake --build build/sanitize -j "$jobs"
+end_phase "2a. ASan + UBSan build"
 (cd build/sanitize && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --output-on-failure -j "$jobs")
+end_phase "2b. ASan + UBSan tests"
 
-echo "== Release build with g++ (tests, benchmarks, examples, header check)"
-cmake -S . -B build/release "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
-  -DIPC_HEADER_CHECK=ON -DIPC_CCD_QUERIES="$queries" > /dev/null
+echo "== 3. Release build with g++ (tests, benchmarks, examples, umbrella header check)"
+cmake -S . -B build/release "${common[@]}" -DCMAKE_BUILD_TYPE=Release \
+  -DIPC_HEADER_CHECK=ON -DIPC_HEADER_CHECK_EACH=OFF -DIPC_CCD_QUERIES="$queries" > /dev/null
 cmake --build build/release -j "$jobs"
+end_phase "3a. Release build"
 (cd build/release && ctest --output-on-failure -j "$jobs")
+end_phase "3b. Release tests"
+
+echo "== 4. fuzz targets"
+FUZZ_SECONDS=${FUZZ_SECONDS:-20} FUZZ_BUILD=build/sanitize scripts/fuzz.sh
+end_phase "4. fuzzing (build and runs)"

@@ -37,14 +37,14 @@ const char* name(Kind kind)
 /// A query whose primitives are separated along z only (so the infinity-norm
 /// distance of InclusionCCD equals the Euclidean one): at t = 0 the moving
 /// primitive is at height start, at t = 1 at height end, above the fixed one.
-struct Query {
+struct StartQuery {
     Kind kind;
     std::array<Vector3d, 4> x0, x1;
 };
 
-Query make(Kind kind, double start, double end)
+StartQuery make(Kind kind, double start, double end)
 {
-    Query q { kind, {}, {} };
+    StartQuery q { kind, {}, {} };
     switch (kind) {
     case Kind::point_triangle: // point over the triangle's interior
         q.x0 = { Vector3d(0.25, 0.25, start), Vector3d(0, 0, 0), Vector3d(1, 0, 0), Vector3d(0, 1, 0) };
@@ -66,7 +66,7 @@ Query make(Kind kind, double start, double end)
     return q;
 }
 
-template <typename Method> ipc::CCDResult run(const Method& m, const Query& q, double min_distance, double tmax)
+template <typename Method> ipc::CCDResult run(const Method& m, const StartQuery& q, double min_distance, double tmax)
 {
     const auto& a = q.x0;
     const auto& b = q.x1;
@@ -83,7 +83,7 @@ template <typename Method> ipc::CCDResult run(const Method& m, const Query& q, d
     return {};
 }
 
-template <typename Method> bool run_bool(const Method& m, const Query& q, double& toi, double min_distance, double tmax)
+template <typename Method> bool run_bool(const Method& m, const StartQuery& q, double& toi, double min_distance, double tmax)
 {
     const auto& a = q.x0;
     const auto& b = q.x1;
@@ -118,7 +118,7 @@ TEST_CASE("All CCD methods: tmax = 0 tests t = 0 only", "[ccd_comparison][tmax]"
         for_each_method([&](const auto& method, const std::string& method_name) {
             INFO(method_name << " " << name(kind));
             // Clear at t = 0 (gap 0.5 against min_distance 0.1), contact later.
-            const Query clear = make(kind, 0.5, -0.5);
+            const StartQuery clear = make(kind, 0.5, -0.5);
             ipc::CCDResult r = run(method, clear, 0.1, 0.0);
             CHECK(r.status == ipc::CCDStatus::no_hit);
             CHECK(r.toi == 0);
@@ -128,7 +128,7 @@ TEST_CASE("All CCD methods: tmax = 0 tests t = 0 only", "[ccd_comparison][tmax]"
             CHECK(toi == 0);
 
             // Within min_distance at t = 0 (0.05 < 0.1), moving apart.
-            const Query inside = make(kind, 0.05, 0.5);
+            const StartQuery inside = make(kind, 0.05, 0.5);
             for (const double tmax : { 0.0, 0.5, 1.0 }) {
                 INFO("tmax " << tmax);
                 r = run(method, inside, 0.1, tmax);
@@ -140,7 +140,7 @@ TEST_CASE("All CCD methods: tmax = 0 tests t = 0 only", "[ccd_comparison][tmax]"
             }
 
             // Touching at t = 0 with min_distance 0.
-            const Query touching = make(kind, 0.0, 0.5);
+            const StartQuery touching = make(kind, 0.0, 0.5);
             for (const double tmax : { 0.0, 1.0 }) {
                 r = run(method, touching, 0.0, tmax);
                 CHECK(r.status == ipc::CCDStatus::initially_within_offset);
@@ -149,7 +149,7 @@ TEST_CASE("All CCD methods: tmax = 0 tests t = 0 only", "[ccd_comparison][tmax]"
 
             // A start clear by a tiny gap: tmax = 0 never reports hit, and
             // a report of toi = 0 (conservative) is allowed.
-            const Query tiny = make(kind, 0.1 + 1e-12, -0.5);
+            const StartQuery tiny = make(kind, 0.1 + 1e-12, -0.5);
             r = run(method, tiny, 0.1, 0.0);
             CHECK((r.status == ipc::CCDStatus::no_hit || r.status == ipc::CCDStatus::initially_within_offset));
             CHECK(r.toi == 0);
@@ -167,7 +167,7 @@ TEST_CASE("All CCD methods reject a negative, NaN or too large tmax", "[ccd_comp
     for (const Kind kind : kinds) {
         for_each_method([&](const auto& method, const std::string& method_name) {
             INFO(method_name << " " << name(kind));
-            const Query q = make(kind, 0.5, -0.5);
+            const StartQuery q = make(kind, 0.5, -0.5);
             for (const double tmax : { -0.25, nan, 1.5, std::numeric_limits<double>::infinity() }) {
                 INFO("tmax " << tmax);
                 CHECK(run(method, q, 0.1, tmax).status == ipc::CCDStatus::invalid_input);

@@ -2,6 +2,8 @@
 // differences, PSD Hessians, the sliding force limit mu * lambda, basis
 // independence, validation; and the normal-force magnitude.
 
+#include <test_vectors.hpp>
+
 #include <ipc/friction/friction_contact.hpp>
 #include <ipc/friction/friction_energy.hpp>
 #include <ipc/friction/normal_force.hpp>
@@ -17,11 +19,7 @@ namespace {
 
 using Eigen::Vector3d;
 
-Vector3d random_point(std::mt19937& generator)
-{
-    std::uniform_real_distribution<double> uniform(-1, 1);
-    return Vector3d(uniform(generator), uniform(generator), uniform(generator));
-}
+using ipc::test::random_point;
 
 // The four contact types built from random lag positions.
 struct Contacts {

@@ -1,6 +1,8 @@
 // Tangent bases, closest-point coefficients and relative displacements for
 // the four contact types, including degenerate input.
 
+#include <test_vectors.hpp>
+
 #include <ipc/friction/closest_point.hpp>
 #include <ipc/friction/relative_displacement.hpp>
 #include <ipc/friction/tangent_basis.hpp>
@@ -15,11 +17,7 @@ namespace {
 
 using Eigen::Vector3d;
 
-Vector3d random_point(std::mt19937& generator)
-{
-    std::uniform_real_distribution<double> uniform(-1, 1);
-    return Vector3d(uniform(generator), uniform(generator), uniform(generator));
-}
+using ipc::test::random_point;
 
 // Orthonormal columns, and both orthogonal to the given normal direction.
 void check_basis(const Eigen::Matrix<double, 3, 2>& basis, const Vector3d& normal)

@@ -1,6 +1,8 @@
 // The mesh-level friction potential: sum of contact terms, finite
 // differences, PSD Hessian, determinism, validation.
 
+#include <test_vectors.hpp>
+
 #include "../collisions/contact_scenes.hpp"
 
 #include <ipc/collisions/collisions.hpp>
@@ -22,14 +24,7 @@
 
 namespace {
 
-Eigen::MatrixXd rows_of(const Eigen::VectorXd& x)
-{
-    Eigen::MatrixXd U(x.size() / 3, 3);
-    for (Eigen::Index i = 0; i < U.rows(); ++i) {
-        U.row(i) = x.segment<3>(3 * i).transpose();
-    }
-    return U;
-}
+using ipc::test::rows_of;
 
 struct FrictionScene {
     ipc::test::Scene scene;

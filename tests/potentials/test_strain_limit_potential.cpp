@@ -1,6 +1,8 @@
 // The mesh-level strain-limit potential: sum of triangle terms, finite
 // differences, PSD projection, zero at rest, validation.
 
+#include <test_vectors.hpp>
+
 #include "../collisions/contact_scenes.hpp"
 
 #include <ipc/potentials/strain_limit_potential.hpp>
@@ -16,14 +18,7 @@
 
 namespace {
 
-Eigen::MatrixXd rows_of(const Eigen::VectorXd& x)
-{
-    Eigen::MatrixXd V(x.size() / 3, 3);
-    for (Eigen::Index i = 0; i < V.rows(); ++i) {
-        V.row(i) = x.segment<3>(3 * i).transpose();
-    }
-    return V;
-}
+using ipc::test::rows_of;
 
 Eigen::VectorXd flat(const Eigen::MatrixXd& V)
 {

@@ -1,0 +1,141 @@
+// The small fixed-size symmetric eigensolver behind the PSD projections
+// (detail::symmetric_tridiagonal_qr_eigen) against its definition and
+// against Eigen's solver.
+
+#include <catch2/catch.hpp>
+
+#include <ipc/core/math.hpp>
+#include <ipc/core/psd_projection.hpp>
+
+#include <Eigen/Dense>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <random>
+#include <vector>
+
+namespace {
+// Checks detail::symmetric_tridiagonal_qr_eigen on one matrix against the
+// definition (orthonormal V, A V = V diag(values)) and against Eigen's
+// solver (sorted eigenvalues), all relative to the norm of A. Only the
+// solver under test runs in fixed size M; the input and the checks use
+// dynamic sizes, so the checks compile once per scalar type.
+template <typename T> using DynamicMatrix = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic>;
+template <typename T> using DynamicVector = Eigen::Matrix<T, Eigen::Dynamic, 1>;
+
+template <typename T> void check_eigen_decomposition(const DynamicMatrix<T>& A, const DynamicVector<T>& values,
+                                                     const DynamicMatrix<T>& V)
+{
+    const Eigen::Index M = A.rows();
+    const T eps = std::numeric_limits<T>::epsilon();
+    const T tolerance = T(8 * M) * eps;
+    const T scale = A.norm();
+    REQUIRE(ipc::all_finite(values));
+    REQUIRE(ipc::all_finite(V));
+    CHECK((V.transpose() * V - DynamicMatrix<T>::Identity(M, M)).norm() <= tolerance);
+    CHECK((A * V - V * values.asDiagonal()).norm() <= tolerance * scale);
+    DynamicVector<T> sorted = values;
+    std::sort(sorted.data(), sorted.data() + M);
+    const DynamicVector<T> expected = Eigen::SelfAdjointEigenSolver<DynamicMatrix<T>>(A).eigenvalues();
+    CHECK((sorted - expected).norm() <= tolerance * scale);
+}
+
+template <typename T, int M> void check_eigen(const DynamicMatrix<T>& A)
+{
+    Eigen::Matrix<T, M, 1> values;
+    Eigen::Matrix<T, M, M> V;
+    ipc::detail::symmetric_tridiagonal_qr_eigen<T, M>(Eigen::Matrix<T, M, M>(A), values, V);
+    check_eigen_decomposition<T>(A, values, V);
+}
+
+/// 60 symmetric M x M matrices of eight kinds (random, clustered, diagonal,
+/// zero block, graded, rank one, tiny, huge), in dynamic size.
+template <typename T> std::vector<DynamicMatrix<T>> eigen_test_matrices(std::mt19937_64& rng, int M)
+{
+    using Mat = DynamicMatrix<T>;
+    std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+    const auto random_matrix = [&] {
+        Mat B(M, M);
+        for (int k = 0; k < M * M; ++k) {
+            B.data()[k] = T(uniform(rng));
+        }
+        return B;
+    };
+    const auto random_orthogonal = [&] { return Mat(Eigen::HouseholderQR<Mat>(random_matrix()).householderQ()); };
+    std::vector<Mat> matrices;
+    for (int trial = 0; trial < 60; ++trial) {
+        Mat A = random_matrix();
+        A = (A + A.transpose()).eval();
+        DynamicVector<T> d(M);
+        switch (trial % 8) {
+        case 1: // eigenvalues repeated in clusters, some zero
+            for (int k = 0; k < M; ++k) {
+                d[k] = T(k % 3 - 1);
+            }
+            A = random_orthogonal() * d.asDiagonal() * random_orthogonal().transpose();
+            A = ((A + A.transpose()) / T(2)).eval();
+            break;
+        case 2: // already diagonal
+            A = Mat(A.diagonal().asDiagonal());
+            break;
+        case 3: // a zero block
+            A.bottomRows(M / 2).setZero();
+            A.rightCols(M / 2).setZero();
+            break;
+        case 4: { // graded spectrum over many orders of magnitude
+            const Mat Q = random_orthogonal();
+            for (int k = 0; k < M; ++k) {
+                d[k] = T((k % 2 ? -1 : 1) * std::pow(10.0, -2.0 * k));
+            }
+            A = Q * d.asDiagonal() * Q.transpose();
+            A = ((A + A.transpose()) / T(2)).eval();
+            break;
+        }
+        case 5: { // rank one
+            const DynamicVector<T> v = random_orthogonal().col(0);
+            A = v * v.transpose();
+            break;
+        }
+        case 6: // tiny and huge scales (no under- or overflow inside)
+            A *= T(std::numeric_limits<T>::min_exponent10 < -300 ? 1e-200 : 1e-25);
+            break;
+        case 7:
+            A *= T(std::numeric_limits<T>::max_exponent10 > 300 ? 1e200 : 1e25);
+            break;
+        default:
+            break;
+        }
+        matrices.push_back(A);
+    }
+    return matrices;
+}
+
+template <typename T, int M> void check_eigen_family(std::mt19937_64& rng)
+{
+    for (const DynamicMatrix<T>& A : eigen_test_matrices<T>(rng, M)) {
+        check_eigen<T, M>(A);
+    }
+    using Mat = Eigen::Matrix<T, M, M>;
+    Mat V;
+    Eigen::Matrix<T, M, 1> values;
+    ipc::detail::symmetric_tridiagonal_qr_eigen<T, M>(Mat::Zero(), values, V);
+    CHECK(values == Eigen::Matrix<T, M, 1>::Zero());
+    CHECK(V == Mat::Identity());
+}
+} // namespace
+
+TEST_CASE("Small symmetric eigensolver (tridiagonal QR) against Eigen", "[core][psd]")
+{
+    std::mt19937_64 rng(7);
+    check_eigen_family<double, 1>(rng);
+    check_eigen_family<double, 2>(rng);
+    check_eigen_family<double, 3>(rng);
+    check_eigen_family<double, 5>(rng);
+    check_eigen_family<double, 6>(rng);
+    check_eigen_family<double, 9>(rng);
+    check_eigen_family<double, 12>(rng);
+    check_eigen_family<float, 5>(rng);
+    check_eigen_family<float, 9>(rng);
+    check_eigen_family<long double, 9>(rng);
+}
