@@ -4,7 +4,8 @@
 The seeds follow the input encoding of fuzz_input.hpp (ByteReader): a number
 is a tag byte then its payload. Most seeds use grid values (tag 2: a 16-bit
 integer / 64), a few raw doubles (tag 0) and special values (tag 1). The
-committed files are this script's output; rerun it after changing a layout:
+committed files are this script's output (plus inputs the fuzzers found, such
+as fuzz_ccd_additive/slow_collapse); rerun it after changing a layout:
     python3 tests/fuzz/make_corpus.py
 """
 import math
