@@ -78,6 +78,32 @@ inline double distance_squared_at(const CCDInput& q, double t)
 /// The invariants of the file comment for one query of one method.
 /// `sound`: the method promises no false negatives; `toi_inclusive`: the
 /// primitives are apart at toi itself as well (additive), not only before.
+/// True for a min_distance or tmax that every CCD method rejects.
+inline bool bad_parameters(double min_distance, double tmax)
+{
+    return std::isnan(min_distance) || min_distance < 0 || std::isnan(tmax) || tmax < 0 || tmax > 1;
+}
+
+/// The status contract of ccd_result.hpp: invalid_input when expected, and
+/// otherwise toi in [0, tmax], tmax for no_hit, 0 for a start within the
+/// offset, and a non-negative iteration count.
+inline void check_status(const ipc::CCDResult& r, bool invalid_expected, double tmax)
+{
+    if (invalid_expected) {
+        FUZZ_CHECK(r.status == ipc::CCDStatus::invalid_input);
+    }
+    if (r.status != ipc::CCDStatus::invalid_input) {
+        FUZZ_CHECK(r.toi >= 0 && r.toi <= tmax);
+        if (r.status == ipc::CCDStatus::no_hit) {
+            FUZZ_CHECK(r.toi == tmax);
+        }
+        if (r.status == ipc::CCDStatus::initially_within_offset) {
+            FUZZ_CHECK(r.toi == 0);
+        }
+        FUZZ_CHECK(r.iterations >= 0);
+    }
+}
+
 template <typename Method>
 void check_ccd_query(const Method& method, const CCDInput& q, bool sound, bool toi_inclusive)
 {
@@ -108,20 +134,7 @@ void check_ccd_query(const Method& method, const CCDInput& q, bool sound, bool t
     for (int i = 0; i < n; ++i) {
         finite = finite && all_finite(a[i]) && all_finite(b[i]);
     }
-    const bool bad_parameters = std::isnan(md) || md < 0 || std::isnan(tmax) || tmax < 0 || tmax > 1;
-    if (!finite || bad_parameters) {
-        FUZZ_CHECK(r.status == ipc::CCDStatus::invalid_input);
-    }
-    if (r.status != ipc::CCDStatus::invalid_input) {
-        FUZZ_CHECK(r.toi >= 0 && r.toi <= tmax);
-        if (r.status == ipc::CCDStatus::no_hit) {
-            FUZZ_CHECK(r.toi == tmax);
-        }
-        if (r.status == ipc::CCDStatus::initially_within_offset) {
-            FUZZ_CHECK(r.toi == 0);
-        }
-        FUZZ_CHECK(r.iterations >= 0);
-    }
+    check_status(r, !finite || bad_parameters(md, tmax), tmax);
 
     // The drop-in shape.
     double toi = -1;
