@@ -27,7 +27,9 @@ common=()
 command -v ninja > /dev/null && common+=(-G Ninja)
 if command -v ccache > /dev/null; then
   common+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-  # Paths relative to the checkout: a fresh clone elsewhere hits the cache.
+  # Paths relative to the checkout, so that the header check of a fresh
+  # clone elsewhere hits the cache too (the test translation units name
+  # absolute paths, so they hit only in the same checkout).
   export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$PWD}
 fi
 
