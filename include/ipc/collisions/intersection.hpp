@@ -249,6 +249,47 @@ namespace detail {
         return box;
     }
 
+    /// The exact test of has_intersections for one pair: edge e against
+    /// `other`, a face in 3D or, in 2D, an edge of higher index (each pair
+    /// once). Pairs that share a vertex never cross. Holds a row-major copy
+    /// of the positions, so each point is three contiguous doubles.
+    class CrossingTest {
+    public:
+        CrossingTest(const CollisionMesh& mesh, const Eigen::Ref<const Eigen::MatrixXd>& V)
+            : E_(mesh.edges())
+            , F_(mesh.faces())
+            , three_d_(mesh.dim() == 3)
+            , points_(Eigen::Matrix<double, Eigen::Dynamic, 3, Eigen::RowMajor>::Zero(V.rows(), 3))
+        {
+            points_.leftCols(V.cols()) = V;
+        }
+
+        bool crosses(Index e, Index other) const
+        {
+            const int e0 = E_(e, 0), e1 = E_(e, 1);
+            if (three_d_) {
+                const int a = F_(other, 0), b = F_(other, 1), c = F_(other, 2);
+                if (e0 == a || e0 == b || e0 == c || e1 == a || e1 == b || e1 == c) {
+                    return false;
+                }
+                return segment_triangle_intersect(point(e0), point(e1), point(a), point(b), point(c), other);
+            }
+            const int a = E_(other, 0), b = E_(other, 1);
+            if (other <= e || e0 == a || e0 == b || e1 == a || e1 == b) {
+                return false;
+            }
+            return segments_intersect_2d(point(e0), point(e1), point(a), point(b));
+        }
+
+    private:
+        const double* point(int v) const { return points_.data() + 3 * Index(v); }
+
+        const Eigen::MatrixXi& E_;
+        const Eigen::MatrixXi& F_;
+        bool three_d_;
+        Eigen::Matrix<double, Eigen::Dynamic, 3, Eigen::RowMajor> points_;
+    };
+
     /// The first intersecting pair of has_intersections: the lowest edge
     /// that meets some face (3D) or later edge (2D), with the lowest such
     /// face or edge as `other`; both -1 when there is none. Serial, so the
@@ -263,10 +304,6 @@ namespace detail {
         const Eigen::MatrixXi& E = mesh.edges();
         const Eigen::MatrixXi& F = mesh.faces();
         const bool three_d = mesh.dim() == 3;
-        Eigen::Matrix<double, Eigen::Dynamic, 3, Eigen::RowMajor> points
-            = Eigen::Matrix<double, Eigen::Dynamic, 3, Eigen::RowMajor>::Zero(V.rows(), 3);
-        points.leftCols(V.cols()) = V;
-        const auto point = [&](int v) { return points.data() + 3 * Index(v); };
         std::vector<AABB> boxes(size_t(three_d ? mesh.num_faces() : mesh.num_edges()));
         for (Index i = 0; i < Index(boxes.size()); ++i) {
             if (three_d) {
@@ -278,30 +315,13 @@ namespace detail {
             }
         }
         const BVH bvh(boxes);
+        const CrossingTest test(mesh, V);
         for (Index e = 0; e < mesh.num_edges(); ++e) {
-            const int e0 = E(e, 0), e1 = E(e, 1);
-            const int rows[2] = { e0, e1 };
+            const int rows[2] = { E(e, 0), E(e, 1) };
             Index best = -1;
             bvh.query(raw_box(V, rows), [&](Index other) {
-                if (best >= 0 && other >= best) {
-                    return;
-                }
-                if (three_d) {
-                    const int a = F(other, 0), b = F(other, 1), c = F(other, 2);
-                    if (e0 == a || e0 == b || e0 == c || e1 == a || e1 == b || e1 == c) {
-                        return;
-                    }
-                    if (segment_triangle_intersect(point(e0), point(e1), point(a), point(b), point(c), other)) {
-                        best = other;
-                    }
-                } else {
-                    const int a = E(other, 0), b = E(other, 1);
-                    if (other <= e || e0 == a || e0 == b || e1 == a || e1 == b) {
-                        return;
-                    }
-                    if (segments_intersect_2d(point(e0), point(e1), point(a), point(b))) {
-                        best = other;
-                    }
+                if ((best < 0 || other < best) && test.crosses(e, other)) {
+                    best = other;
                 }
             });
             if (best >= 0) {
@@ -331,11 +351,7 @@ inline bool has_intersections(const CollisionMesh& mesh, const Eigen::Ref<const 
         const int rows[2] = { E(e, 0), E(e, 1) };
         edge_boxes[size_t(e)] = detail::raw_box(V, rows);
     });
-    // Row-major copy so each point is three contiguous doubles.
-    Eigen::Matrix<double, Eigen::Dynamic, 3, Eigen::RowMajor> points
-        = Eigen::Matrix<double, Eigen::Dynamic, 3, Eigen::RowMajor>::Zero(V.rows(), 3);
-    points.leftCols(V.cols()) = V;
-    const auto point = [&](int v) { return points.data() + 3 * Index(v); };
+    const detail::CrossingTest test(mesh, V);
 
     std::atomic<bool> found(false);
     std::exception_ptr error;
@@ -355,13 +371,8 @@ inline bool has_intersections(const CollisionMesh& mesh, const Eigen::Ref<const 
                 if (found.load(std::memory_order_relaxed)) {
                     return;
                 }
-                const int e0 = E(e, 0), e1 = E(e, 1);
                 bvh.query(edge_boxes[size_t(e)], [&](Index f) {
-                    const int a = F(f, 0), b = F(f, 1), c = F(f, 2);
-                    if (e0 == a || e0 == b || e0 == c || e1 == a || e1 == b || e1 == c) {
-                        return;
-                    }
-                    if (detail::segment_triangle_intersect(point(e0), point(e1), point(a), point(b), point(c), f)) {
+                    if (test.crosses(e, f)) {
                         found.store(true, std::memory_order_relaxed);
                     }
                 });
@@ -385,16 +396,8 @@ inline bool has_intersections(const CollisionMesh& mesh, const Eigen::Ref<const 
                 if (found.load(std::memory_order_relaxed)) {
                     return;
                 }
-                const int e0 = E(e, 0), e1 = E(e, 1);
                 bvh.query(edge_boxes[size_t(e)], [&](Index other) {
-                    if (other <= e) {
-                        return;
-                    }
-                    const int a = E(other, 0), b = E(other, 1);
-                    if (e0 == a || e0 == b || e1 == a || e1 == b) {
-                        return;
-                    }
-                    if (detail::segments_intersect_2d(point(e0), point(e1), point(a), point(b))) {
+                    if (test.crosses(e, other)) {
                         found.store(true, std::memory_order_relaxed);
                     }
                 });
