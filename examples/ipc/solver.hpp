@@ -15,38 +15,19 @@
 /// Termination (C-IPC eq. 13): r = (1/h) sqrt(|p|^2 / n_free) < eps_d on
 /// `converged_iterations` consecutive Newton iterations.
 
+//
+// This header declares the simulator; solver.cpp holds its implementation,
+// compiled once into the ipc_solver library that ipc_sim and the tests link.
+
 #include <common/model.hpp>
-#include <common/sparse_assembly.hpp>
 
-#include <ipc/barrier/adaptive_stiffness.hpp>
-#include <ipc/collisions/collision_free_step_size.hpp>
-#include <ipc/collisions/collisions.hpp>
-#include <ipc/collisions/intersection.hpp>
-#include <ipc/core/error.hpp>
-#include <ipc/core/parallel.hpp>
-#include <ipc/collisions/friction_collisions.hpp>
+#include <ipc/core/psd_projection.hpp>
 #include <ipc/mesh/collision_mesh.hpp>
-#include <ipc/potentials/barrier_potential.hpp>
-#include <ipc/potentials/friction_potential.hpp>
-#include <ipc/potentials/stencil_assembly.hpp>
-#include <ipc/potentials/strain_limit_potential.hpp>
-#include <ipc/strain_limit/strain_limit_feasibility.hpp>
-#include <ipc/strain_limit/strain_limit_stiffness.hpp>
-#include <ipc/strain_limit/triangle_rest_shape.hpp>
 
-#include <Eigen/Sparse>
-#if defined(IPC_EXAMPLES_HAS_CHOLMOD)
-#include <Eigen/CholmodSupport>
-#else
-#include <Eigen/SparseCholesky>
-#endif
+#include <Eigen/Core>
 
-#include <algorithm>
-#include <chrono>
-#include <cmath>
-#include <limits>
+#include <memory>
 #include <optional>
-#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -102,523 +83,42 @@ public:
     /// Throws ipc::invalid_argument for bad parameters, ipc::penetration when
     /// the initial state has a pair at or inside its offset, and
     /// ipc::invalid_argument when it violates the strain limit.
-    Simulator(Model model, const SolverParameters& parameters)
-        : model_(std::move(model))
-        , p_(parameters)
-        , sl_stiffness_(parameters.strain_stiffness, parameters.strain_stiffness_max)
-    {
-        require(std::isfinite(p_.dt) && p_.dt > 0, "time step must be positive, got ", p_.dt);
-        require(std::isfinite(p_.dhat) && p_.dhat > 0, "dhat must be positive, got ", p_.dhat);
-        require(std::isfinite(p_.mu) && p_.mu >= 0, "friction coefficient must be >= 0, got ", p_.mu);
-        require(std::isfinite(p_.eps_v) && p_.eps_v > 0, "eps_v must be positive, got ", p_.eps_v);
-        require(p_.friction_iterations >= 1, "friction_iterations must be >= 1");
-        require(p_.newton_tolerance > 0 && p_.converged_iterations >= 1 && p_.max_newton_iterations >= 1,
-            "bad Newton termination parameters");
-        const Index n = model_.num_vertices();
-        require(n > 0, "the model has no vertices");
-        x_ = model_.positions;
-        v_ = model_.velocities;
+    Simulator(Model model, const SolverParameters& parameters);
+    ~Simulator();
+    Simulator(Simulator&&) noexcept;
+    Simulator& operator=(Simulator&&) noexcept;
 
-        Eigen::MatrixXi F(Index(model_.contact_faces.size()), 3), E(Index(model_.contact_edges.size()), 2),
-            T(Index(model_.tetrahedra.size()), 4);
-        for (std::size_t i = 0; i < model_.contact_faces.size(); ++i) {
-            F.row(Index(i)) = model_.contact_faces[i].transpose();
-        }
-        for (std::size_t i = 0; i < model_.contact_edges.size(); ++i) {
-            E.row(Index(i)) = model_.contact_edges[i].transpose();
-        }
-        for (std::size_t i = 0; i < model_.tetrahedra.size(); ++i) {
-            T.row(Index(i)) = model_.tetrahedra[i].transpose();
-        }
-        mesh_ = CollisionMesh::Builder(x_).tetrahedra(T).faces(F).edges(E).vertex_radii(model_.contact_radius).build();
-
-        held_ = model_.held();
-        num_free_vertices_ = Index(std::count(held_.begin(), held_.end(), false));
-
-        // The elastic elements never change: colour them for parallel
-        // assembly and build their Hessian's sparsity pattern once.
-        elastic_ = StencilAssembly(n, model_.num_elements(), [&](Index k) { return model_.element_vertices(k); });
-        elastic_.build_sparsity_pattern();
-        mass_matrix_.resize(3 * n, 3 * n);
-        mass_matrix_.reserve(Eigen::VectorXi::Constant(3 * n, 1));
-        for (Index i = 0; i < 3 * n; ++i) {
-            mass_matrix_.insert(i, i) = model_.mass[i / 3]; // stored even when zero (hold_dofs needs it)
-        }
-        mass_matrix_.makeCompressed();
-#if defined(IPC_EXAMPLES_HAS_CHOLMOD)
-        // Fill-reducing ordering: CHOLMOD keeps AMD unless its fill is
-        // extreme, but on cloth and volume meshes nested dissection finds
-        // about 10% fewer factor entries and 30% fewer flops (paper cloth:
-        // 4.5 M entries and 1.35 GFlop against 5.0 M and 1.9 GFlop). Both are
-        // tried at each symbolic analysis and the sparser one is kept.
-        linear_solver_.cholmod().nmethods = 2;
-        linear_solver_.cholmod().method[0].ordering = CHOLMOD_AMD;
-        linear_solver_.cholmod().method[1].ordering = CHOLMOD_NESDIS;
-#endif
-
-        // Scene scale and barrier stiffness bounds (IPC reference rule).
-        const Eigen::RowVector3d lo = x_.colwise().minCoeff(), hi = x_.colwise().maxCoeff();
-        bbox_diagonal_ = std::max((hi - lo).norm(), 1e-9);
-        double mass_sum = 0;
-        for (Index v = 0; v < n; ++v) {
-            if (!held_[std::size_t(v)]) {
-                mass_sum += model_.mass[v];
-            }
-        }
-        const double average_mass = num_free_vertices_ > 0 ? mass_sum / double(num_free_vertices_) : 1.0;
-        kappa_bounds_ = barrier_stiffness_bounds(bbox_diagonal_, std::max(average_mass, 1e-12), p_.dhat,
-            2 * model_.contact_radius.maxCoeff());
-        kappa_ = kappa_bounds_.min;
-
-        if (p_.strain_limit && !model_.membranes.empty()) {
-            // One isotropic strain-limit barrier per shell triangle, integrated
-            // over the triangle's rest area times its material thickness.
-            StrainLimitParameters<double> strain;
-            strain.limit = *p_.strain_limit;
-            strain.threshold = p_.strain_threshold;
-            strain.stiffness = p_.strain_stiffness;
-            Eigen::MatrixXi faces(Index(model_.membranes.size()), 3);
-            std::vector<TriangleRestShape<double>> rest;
-            std::vector<StrainLimitParameters<double>> parameters;
-            for (std::size_t t = 0; t < model_.membranes.size(); ++t) {
-                const auto& m = model_.membranes[t];
-                faces.row(Index(t)) << int(m.vertices[0]), int(m.vertices[1]), int(m.vertices[2]);
-                const Eigen::Vector3d X0 = model_.positions.row(m.vertices[0]).transpose(),
-                                      X1 = model_.positions.row(m.vertices[1]).transpose(),
-                                      X2 = model_.positions.row(m.vertices[2]).transpose();
-                rest.push_back(triangle_rest_shape<double>(X0, X1, X2));
-                strain.thickness = m.material.thickness;
-                parameters.push_back(strain);
-            }
-            strain_.emplace(n, faces, std::move(rest), std::move(parameters));
-            require(is_strain_feasible(x_, strain_->faces(), strain_->rest_shapes(), strain_limit()),
-                "the initial state violates the strain limit ", strain_limit());
-        }
-        // The initial state must be strictly separated.
-        Collisions c;
-        c.build(mesh_, x_, p_.dhat);
-        BarrierPotential<> barrier(p_.dhat, 1.0);
-        (void)barrier(c, mesh_, x_); // throws ipc::penetration naming the pair
-    }
-
-    const Model& model() const { return model_; }
-    const CollisionMesh& collision_mesh() const { return mesh_; }
-    const SolverParameters& parameters() const { return p_; }
+    const Model& model() const;
+    const CollisionMesh& collision_mesh() const;
+    const SolverParameters& parameters() const;
     /// Current positions (n x 3, m).
-    const Eigen::MatrixXd& positions() const { return x_; }
+    const Eigen::MatrixXd& positions() const;
     /// Current velocities (n x 3, m/s).
-    const Eigen::MatrixXd& velocities() const { return v_; }
+    const Eigen::MatrixXd& velocities() const;
     /// Simulated time (s).
-    double time() const { return time_; }
+    double time() const;
     /// Current barrier stiffness.
-    double kappa() const { return kappa_; }
+    double kappa() const;
 
     /// Largest singular value of every shell triangle's deformation gradient
     /// at positions x (empty without shells).
-    Eigen::VectorXd largest_stretches(const Eigen::MatrixXd& x) const
-    {
-        Eigen::VectorXd s(Index(model_.membranes.size()));
-        for (std::size_t t = 0; t < model_.membranes.size(); ++t) {
-            const auto& m = model_.membranes[t];
-            const Eigen::Vector3d a = x.row(m.vertices[0]).transpose(), b = x.row(m.vertices[1]).transpose(),
-                                  c = x.row(m.vertices[2]).transpose();
-            s[Index(t)] = triangle_largest_singular_value<double>(a, b, c, m.rest.rest_inverse);
-        }
-        return s;
-    }
+    Eigen::VectorXd largest_stretches(const Eigen::MatrixXd& x) const;
 
     /// Smallest gap d - xi over the active pairs at x (m), none when no pair
     /// is within xi + dhat.
-    std::optional<double> minimum_gap(const Eigen::MatrixXd& x) const
-    {
-        Collisions c;
-        c.build(mesh_, x, p_.dhat);
-        return min_gap(c, x);
-    }
+    std::optional<double> minimum_gap(const Eigen::MatrixXd& x) const;
 
     /// Advances one time step.
-    StepStats step()
-    {
-        using clock = std::chrono::steady_clock;
-        const auto start = clock::now();
-        StepStats stats;
-        const double h = p_.dt;
-        x_start_ = x_;
-
-        // Predictor and held vertices.
-        x_hat_ = x_ + h * v_;
-        for (Index v = 0; v < x_.rows(); ++v) {
-            if (!held_[std::size_t(v)]) {
-                x_hat_.row(v) += h * h * model_.gravity.transpose();
-            }
-        }
-        Eigen::MatrixXd x = x_;
-        if (!model_.scripted.empty()) {
-            Eigen::MatrixXd target = x_;
-            for (const auto& s : model_.scripted) {
-                target.row(s.vertex) = s.motion(time_ + h, model_.positions.row(s.vertex).transpose()).transpose();
-            }
-            const auto t0 = clock::now();
-            const double alpha = collision_free_step_size(mesh_, x_, target);
-            stats.time_ccd += seconds_since(t0);
-            x = x_ + alpha * (target - x_); // a blocked script lags behind
-        }
-
-        // Per-step barrier stiffness (IPC): balance barrier and IP gradients.
-        {
-            Collisions c;
-            c.build(mesh_, x, p_.dhat);
-            const BarrierPotential<> unit(p_.dhat, 1.0);
-            Eigen::VectorXd gb = unit.gradient(c, mesh_, x);
-            Eigen::VectorXd ge = Eigen::VectorXd::Zero(3 * x.rows());
-            add_incremental_gradient(x, ge);
-            zero_held(gb, held_);
-            zero_held(ge, held_);
-            kappa_ = initial_barrier_stiffness(kappa_bounds_, ge, gb);
-        }
-
-        for (int pass = 0; pass < p_.friction_iterations; ++pass) {
-            update_friction(x);
-            const bool ok = newton(x, stats);
-            stats.converged = stats.converged && ok;
-            if (p_.mu == 0) {
-                break;
-            }
-        }
-
-        if (p_.check_intersections) {
-            require<penetration>(!has_intersections(mesh_, x), "time step ending at t = ", time_ + h,
-                " produced an intersecting configuration");
-        }
-        v_ = (x - x_) / h;
-        x_ = x;
-        time_ += h;
-        Collisions c;
-        c.build(mesh_, x_, p_.dhat);
-        stats.contacts = c.size();
-        stats.min_gap = min_gap(c, x_);
-        if (!model_.membranes.empty()) {
-            stats.max_strain = largest_stretches(x_).maxCoeff();
-        }
-        stats.kappa = kappa_;
-        stats.kappa_s = sl_stiffness_.stiffness();
-        stats.seconds = seconds_since(start);
-        return stats;
-    }
+    StepStats step();
 
     /// The full per-step objective E(x) at positions x (J), with the current
     /// stiffnesses and lagged friction; +infinity when a pair is at or inside
     /// its offset or a triangle at or past the strain limit. For tests.
-    double incremental_potential(const Eigen::MatrixXd& x) const
-    {
-        Collisions c;
-        c.build(mesh_, x, p_.dhat);
-        return energy(x, c);
-    }
+    double incremental_potential(const Eigen::MatrixXd& x) const;
 
 private:
-    template <typename T> static double seconds_since(T start)
-    {
-        return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    }
-
-    double strain_limit() const { return *p_.strain_limit; }
-
-    /// Inertia + h^2 (elasticity + strain limit); +inf past the strain limit.
-    double incremental_energy(const Eigen::MatrixXd& x) const
-    {
-        double e = 0;
-        for (Index v = 0; v < x.rows(); ++v) {
-            if (!held_[std::size_t(v)]) {
-                e += 0.5 * model_.mass[v] * (x.row(v) - x_hat_.row(v)).squaredNorm();
-            }
-        }
-        const double h2 = p_.dt * p_.dt;
-        e += h2 * elastic_.sum([&](Index k) { return model_.element_energy(k, x); });
-        if (strain_) {
-            if (!is_strain_feasible(x, strain_->faces(), strain_->rest_shapes(), strain_limit())) {
-                return std::numeric_limits<double>::infinity();
-            }
-            e += h2 * (*strain_)(x);
-        }
-        return e;
-    }
-
-    void add_incremental_gradient(const Eigen::MatrixXd& x, Eigen::VectorXd& g) const
-    {
-        for (Index v = 0; v < x.rows(); ++v) {
-            if (!held_[std::size_t(v)]) {
-                g.segment<3>(3 * v) += model_.mass[v] * (x.row(v) - x_hat_.row(v)).transpose();
-            }
-        }
-        const double h2 = p_.dt * p_.dt;
-        g += h2 * elastic_.gradient([&](Index k, Vector<double, 12>& out) { model_.element_gradient(k, x, out); });
-        if (strain_) {
-            g += h2 * strain_->gradient(x);
-        }
-    }
-
-    /// Hessian of inertia + h^2 (elasticity + strain limit), per-element
-    /// projected, over all 3n coordinates.
-    Eigen::SparseMatrix<double> incremental_hessian(const Eigen::MatrixXd& x) const
-    {
-        const double h2 = p_.dt * p_.dt;
-        Eigen::SparseMatrix<double> H = elastic_.hessian([&](Index k, Matrix<double, 12, 12>& out) {
-            model_.element_hessian(k, x, p_.projection, out);
-        });
-        H *= h2;
-        add_scaled(H, mass_matrix_);
-        if (strain_) {
-            add_scaled(H, strain_->hessian(x, p_.projection), h2);
-        }
-        return H;
-    }
-
-    // ---------------------------------------------------------------- friction
-
-    /// Lagged friction contacts (normal forces, bases, weights) at x.
-    void update_friction(const Eigen::MatrixXd& x)
-    {
-        friction_.clear();
-        if (p_.mu == 0) {
-            return;
-        }
-        Collisions c;
-        c.build(mesh_, x, p_.dhat);
-        friction_.build(c, mesh_, x, p_.dhat, kappa_, p_.mu);
-    }
-
-    FrictionPotential<> friction_potential() const { return FrictionPotential<>(p_.eps_v * p_.dt); }
-
-    // ------------------------------------------------------------------ energy
-
-    double energy(const Eigen::MatrixXd& x, const Collisions& c) const
-    {
-        const double e = incremental_energy(x);
-        if (!std::isfinite(e)) {
-            return e;
-        }
-        double b = 0;
-        try {
-            b = BarrierPotential<>(p_.dhat, kappa_)(c, mesh_, x);
-        } catch (const penetration&) {
-            return std::numeric_limits<double>::infinity();
-        }
-        const double d = friction_.empty() ? 0.0 : friction_potential()(friction_, mesh_, x - x_start_);
-        return e + b + d;
-    }
-
-    std::optional<double> min_gap(const Collisions& c, const Eigen::MatrixXd& x) const
-    {
-        std::optional<double> gap;
-        auto visit = [&](const auto& list) {
-            for (const auto& k : list) {
-                const double d = std::sqrt(k.distance_squared(gather(x, k.vertices))) - k.offset;
-                gap = gap ? std::min(*gap, d) : d;
-            }
-        };
-        visit(c.vertex_vertex);
-        visit(c.edge_vertex);
-        visit(c.edge_edge);
-        visit(c.face_vertex);
-        return gap;
-    }
-
-    // ------------------------------------------------------------------ Newton
-
-    /// Minimises E from x (collision-free); returns false when it stopped
-    /// without meeting the termination rule.
-    bool newton(Eigen::MatrixXd& x, StepStats& stats)
-    {
-        using clock = std::chrono::steady_clock;
-        const double h = p_.dt;
-        Collisions c;
-        c.build(mesh_, x, p_.dhat);
-        double e_prev = energy(x, c);
-        std::optional<double> gap_prev = min_gap(c, x);
-        int below = 0;
-        if (num_free_vertices_ == 0) {
-            return true;
-        }
-        for (int it = 0; it < p_.max_newton_iterations; ++it) {
-            ++stats.newton_iterations;
-            // Gradient and projected Hessian.
-            auto t0 = clock::now();
-            const BarrierPotential<> barrier(p_.dhat, kappa_);
-            Eigen::VectorXd g = barrier.gradient(c, mesh_, x);
-            add_incremental_gradient(x, g);
-            // Contact terms on held (obstacle) coordinates are dropped before
-            // the sums, so they land in place in the elastic pattern.
-            Eigen::SparseMatrix<double> H = incremental_hessian(x);
-            const auto add_contact = [&](Eigen::SparseMatrix<double> H_contact) {
-                drop_held(H_contact, held_);
-                add_scaled(H, H_contact);
-            };
-            add_contact(barrier.hessian(c, mesh_, x, p_.projection));
-            if (!friction_.empty()) {
-                const Eigen::MatrixXd U = x - x_start_;
-                g += friction_potential().gradient(friction_, mesh_, U);
-                add_contact(friction_potential().hessian(friction_, mesh_, U));
-            }
-            // Held vertices: identity rows and columns, zero gradient, so
-            // their step is zero and the unknowns keep their numbering.
-            hold_dofs(H, held_);
-            zero_held(g, held_);
-            stats.time_assembly += seconds_since(t0);
-
-            t0 = clock::now();
-            const Eigen::VectorXd p = solve(H, g);
-            stats.time_solve += seconds_since(t0);
-
-            const Eigen::MatrixXd P = Eigen::Map<const Eigen::MatrixXd>(p.data(), 3, x.rows()).transpose();
-            const double residual = std::sqrt(p.squaredNorm() / double(std::max<Index>(num_free_vertices_, 1))) / h;
-            below = residual < p_.newton_tolerance ? below + 1 : 0;
-
-            // Line search: collision-free bound, strain feasibility, decrease.
-            t0 = clock::now();
-            double alpha = std::min(1.0, collision_free_step_size(mesh_, x, x + P));
-            stats.time_ccd += seconds_since(t0);
-            t0 = clock::now();
-            if (strain_) {
-                while (alpha > 1e-12 && !is_step_strain_feasible(x, P, alpha, strain_->faces(), strain_->rest_shapes(), strain_limit())) {
-                    alpha /= 2;
-                    ++stats.strain_halvings;
-                }
-            }
-            Eigen::MatrixXd x_new;
-            Collisions c_new;
-            double e_new = std::numeric_limits<double>::infinity();
-            while (alpha > 1e-12) {
-                x_new = x + alpha * P;
-                c_new.build(mesh_, x_new, p_.dhat);
-                e_new = energy(x_new, c_new);
-                if (e_new <= e_prev) {
-                    break;
-                }
-                alpha /= 2;
-                ++stats.line_search_halvings;
-            }
-            stats.time_line_search += seconds_since(t0);
-            if (!(e_new <= e_prev)) {
-                // No decrease along p: x is a minimiser to round-off.
-                return below > 0;
-            }
-            if (p_.record_energies) {
-                stats.energies.emplace_back(e_prev, e_new);
-            }
-            x = x_new;
-            c = std::move(c_new);
-            e_prev = e_new;
-
-            // Stiffness updates (energy changes with them).
-            bool changed = false;
-            const std::optional<double> gap = min_gap(c, x);
-            if (gap_prev && gap) {
-                const double k = update_barrier_stiffness(kappa_, kappa_bounds_.max, *gap_prev, *gap, bbox_diagonal_);
-                changed = changed || k != kappa_;
-                kappa_ = k;
-            }
-            gap_prev = gap;
-            if (strain_) {
-                changed = sl_stiffness_.update(largest_stretches(x), strain_limit(), p_.strain_threshold) || changed;
-                strain_->set_stiffness(sl_stiffness_.stiffness());
-            }
-            if (changed) {
-                e_prev = energy(x, c);
-            }
-            if (below >= p_.converged_iterations) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /// Runs CHOLMOD (analysis, factorisation, solves) on one core: while alive,
-    /// OpenMP teams default to one thread (so OpenBLAS's OpenMP build calls
-    /// its serial kernels) and fixed-size teams shrink to the idle cores.
-    /// CHOLMOD's supernodal code opens teams of a compiled-in size (4 in
-    /// Debian's build) and OpenBLAS forks a team per call; with fewer cores
-    /// than that, the teams oversubscribe the machine and the paper cloth's
-    /// factorisation took 0.3 to 2 s instead of 0.1 s on 2 cores.
-    struct SerialFactorization {
-#if IPC_HAS_OPENMP
-        SerialFactorization()
-            : threads(omp_get_max_threads())
-            , dynamic(omp_get_dynamic())
-        {
-            omp_set_num_threads(1);
-            omp_set_dynamic(1);
-        }
-        ~SerialFactorization()
-        {
-            omp_set_dynamic(dynamic);
-            omp_set_num_threads(threads);
-        }
-        SerialFactorization(const SerialFactorization&) = delete;
-        SerialFactorization& operator=(const SerialFactorization&) = delete;
-        int threads;
-        int dynamic;
-#endif
-    };
-
-    /// Solves H p = -g; regularises the diagonal if the factorisation fails
-    /// and falls back to a scaled gradient step as a last resort. The
-    /// symbolic analysis (fill-reducing ordering) is redone only when the
-    /// sparsity pattern of H changed since the last call.
-    Eigen::VectorXd solve(Eigen::SparseMatrix<double>& H, const Eigen::VectorXd& g)
-    {
-        [[maybe_unused]] const SerialFactorization serial {};
-        H.makeCompressed();
-        const bool same_pattern = H.rows() == analysed_rows_
-            && std::equal(H.outerIndexPtr(), H.outerIndexPtr() + H.outerSize() + 1, analysed_outer_.begin(),
-                analysed_outer_.end())
-            && std::equal(H.innerIndexPtr(), H.innerIndexPtr() + H.nonZeros(), analysed_inner_.begin(),
-                analysed_inner_.end());
-        if (!same_pattern) {
-            linear_solver_.analyzePattern(H);
-            analysed_rows_ = H.rows();
-            analysed_outer_.assign(H.outerIndexPtr(), H.outerIndexPtr() + H.outerSize() + 1);
-            analysed_inner_.assign(H.innerIndexPtr(), H.innerIndexPtr() + H.nonZeros());
-        }
-        for (int attempt = 0; attempt < 4; ++attempt) {
-            linear_solver_.factorize(H);
-            if (linear_solver_.info() == Eigen::Success) {
-                Eigen::VectorXd p = linear_solver_.solve(-g);
-                if (linear_solver_.info() == Eigen::Success && all_finite(p)) {
-                    return p;
-                }
-            }
-            const double shift = 1e-8 * std::max(1.0, H.diagonal().cwiseAbs().maxCoeff()) * std::pow(100.0, attempt);
-            for (Index i = 0; i < H.rows(); ++i) {
-                H.coeffRef(i, i) += shift;
-            }
-        }
-        const Eigen::VectorXd d = H.diagonal().cwiseAbs().cwiseMax(1e-12);
-        return -g.cwiseQuotient(d);
-    }
-
-    Model model_;
-    SolverParameters p_;
-    CollisionMesh mesh_;
-    std::vector<bool> held_;
-    StencilAssembly elastic_;                 ///< the model's elastic elements
-    Eigen::SparseMatrix<double> mass_matrix_; ///< lumped masses on the diagonal (3n x 3n)
-    Index num_free_vertices_ = 0;
-    Eigen::MatrixXd x_, v_, x_hat_, x_start_;
-    double time_ = 0;
-    double bbox_diagonal_ = 1;
-    BarrierStiffnessBounds<double> kappa_bounds_ {};
-    double kappa_ = 1;
-    std::optional<StrainLimitPotential> strain_; ///< shells' strain limit, when enabled
-    StrainLimitStiffness<double> sl_stiffness_;
-    FrictionCollisions friction_; ///< lagged friction contacts of the current pass
-#if defined(IPC_EXAMPLES_HAS_CHOLMOD)
-    Eigen::CholmodSupernodalLLT<Eigen::SparseMatrix<double>> linear_solver_;
-#else
-    Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> linear_solver_;
-#endif
-    Index analysed_rows_ = -1; ///< pattern of the last symbolic analysis
-    std::vector<int> analysed_outer_, analysed_inner_;
+    class Impl;
+    std::unique_ptr<Impl> impl_;
 };
 
 } // namespace ipc::examples

@@ -1,4 +1,5 @@
 #include <catch2/catch.hpp>
+#include <reference_eigen.hpp>
 
 #include <ipc/core/error.hpp>
 #include <ipc/core/math.hpp>
@@ -40,20 +41,19 @@ TEST_CASE("project_to_psd", "[core]")
     Eigen::Matrix3d A = Eigen::Matrix3d::Random();
     A = (A + A.transpose()).eval();
     const Eigen::Matrix3d P = ipc::project_to_psd(A);
-    const Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> eig(P);
-    CHECK(eig.eigenvalues().minCoeff() >= -1e-12);
+    const Eigen::VectorXd eig = ipc::test::reference_eigenvalues(P);
+    CHECK(eig.minCoeff() >= -1e-12);
 
     // Clamping keeps the nonnegative part of the spectrum unchanged.
-    const Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> eigA(A);
-    const Eigen::Vector3d clamped = eigA.eigenvalues().cwiseMax(0.0);
-    CHECK((eig.eigenvalues() - clamped).cwiseAbs().maxCoeff() < 1e-12);
+    const Eigen::VectorXd eigA = ipc::test::reference_eigenvalues(A);
+    const Eigen::VectorXd clamped = eigA.cwiseMax(0.0);
+    CHECK((eig - clamped).cwiseAbs().maxCoeff() < 1e-12);
 
     // abs flips negative eigenvalues.
     const Eigen::Matrix3d Q = ipc::project_to_psd(A, ipc::PSDProjection::abs);
-    const Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> eigQ(Q);
-    Eigen::Vector3d expected = eigA.eigenvalues().cwiseAbs();
+    Eigen::VectorXd expected = eigA.cwiseAbs();
     std::sort(expected.data(), expected.data() + 3);
-    CHECK((eigQ.eigenvalues() - expected).cwiseAbs().maxCoeff() < 1e-12);
+    CHECK((ipc::test::reference_eigenvalues(Q) - expected).cwiseAbs().maxCoeff() < 1e-12);
 
     // A PSD matrix comes back unchanged.
     const Eigen::Matrix3d S = A * A.transpose();
@@ -66,9 +66,7 @@ namespace {
 template <typename M> M with_spectrum(std::mt19937_64& rng, int n, int negatives)
 {
     std::uniform_real_distribution<double> magnitude(-3.0, 1.0);
-    const Eigen::MatrixXd random = Eigen::MatrixXd::NullaryExpr(n, n, [&] { return magnitude(rng); });
-    const Eigen::HouseholderQR<Eigen::MatrixXd> qr(random);
-    const Eigen::MatrixXd U = qr.householderQ();
+    const Eigen::MatrixXd U = ipc::test::random_orthogonal<double>(n, rng);
     Eigen::VectorXd lambda(n);
     for (int i = 0; i < n; ++i) {
         lambda[i] = (i < negatives ? -1.0 : 1.0) * std::pow(10.0, magnitude(rng));
@@ -86,12 +84,12 @@ template <typename M> void check_projection_against_reconstruction(int n)
         for (int trial = 0; trial < 5; ++trial) {
             const M A = with_spectrum<M>(rng, n, negatives);
             const Eigen::MatrixXd dense = A;
-            const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(dense);
+            const auto eig = ipc::test::reference_eigen(dense);
             for (const auto method : { ipc::PSDProjection::clamp, ipc::PSDProjection::abs }) {
                 const Eigen::VectorXd projected = method == ipc::PSDProjection::clamp
-                    ? Eigen::VectorXd(eig.eigenvalues().cwiseMax(0.0))
-                    : Eigen::VectorXd(eig.eigenvalues().cwiseAbs());
-                const Eigen::MatrixXd expected = eig.eigenvectors() * projected.asDiagonal() * eig.eigenvectors().transpose();
+                    ? Eigen::VectorXd(eig.values.cwiseMax(0.0))
+                    : Eigen::VectorXd(eig.values.cwiseAbs());
+                const Eigen::MatrixXd expected = eig.vectors * projected.asDiagonal() * eig.vectors.transpose();
                 const M P = ipc::project_to_psd(A, method);
                 CHECK((Eigen::MatrixXd(P) - expected).norm() <= 1e-12 * (1 + dense.norm()));
                 CHECK(P == P.transpose());
@@ -161,4 +159,35 @@ TEST_CASE("parallel_for visits every index once", "[core]")
     for (int h : hits) {
         CHECK(h == 1);
     }
+}
+
+TEST_CASE("The tests' reference eigensolver recovers a known spectrum", "[core][reference]")
+{
+    // reference_eigen (cyclic Jacobi) is the ground truth of the PSD tests:
+    // check it on U diag(lambda) U^T with known lambda, repeated and
+    // widely scaled eigenvalues included.
+    std::mt19937_64 rng(77);
+    for (const int n : { 1, 2, 5, 12, 30 }) {
+        for (const double scale : { 1e-20, 1.0, 1e20 }) {
+            Eigen::VectorXd lambda(n);
+            for (int i = 0; i < n; ++i) {
+                lambda[i] = scale * (i % 3 == 0 ? 0.0 : (i % 2 ? 1.0 : -1.0) * std::pow(10.0, i % 5 - 2));
+            }
+            const Eigen::MatrixXd U = ipc::test::random_orthogonal<double>(n, rng);
+            CHECK((U.transpose() * U - Eigen::MatrixXd::Identity(n, n)).norm() <= 1e-14 * n);
+            const Eigen::MatrixXd A = U * lambda.asDiagonal() * U.transpose();
+            const auto eig = ipc::test::reference_eigen(A);
+            Eigen::VectorXd sorted = lambda;
+            std::sort(sorted.data(), sorted.data() + n);
+            CHECK((eig.values - sorted).norm() <= 1e-13 * (1 + n) * lambda.cwiseAbs().maxCoeff());
+            CHECK((eig.vectors.transpose() * eig.vectors - Eigen::MatrixXd::Identity(n, n)).norm() <= 1e-13 * n);
+            CHECK((A * eig.vectors - eig.vectors * eig.values.asDiagonal()).norm() <= 1e-13 * n * A.norm());
+        }
+    }
+    // Only the lower triangle is read.
+    Eigen::Matrix2d B;
+    B << 2, 99, 1, 2;
+    const Eigen::VectorXd values = ipc::test::reference_eigenvalues(B);
+    CHECK(values[0] == Approx(1.0));
+    CHECK(values[1] == Approx(3.0));
 }

@@ -1,4 +1,5 @@
 #include <catch2/catch.hpp>
+#include <reference_eigen.hpp>
 
 #include <common/hinge_bending.hpp>
 #include <common/mass.hpp>
@@ -33,8 +34,7 @@ Eigen::VectorXd perturbed(const Eigen::VectorXd& x, double amount, unsigned seed
 
 bool is_psd(const Eigen::MatrixXd& H, double tol)
 {
-    const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(H);
-    return eig.eigenvalues().minCoeff() >= -tol * std::max(1.0, H.cwiseAbs().maxCoeff());
+    return ipc::test::smallest_eigenvalue(H) >= -tol * std::max(1.0, H.cwiseAbs().maxCoeff());
 }
 
 } // namespace
