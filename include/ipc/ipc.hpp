@@ -10,6 +10,7 @@
 #include <ipc/core/math.hpp>
 #include <ipc/core/parallel.hpp>
 #include <ipc/core/psd_projection.hpp>
+#include <ipc/core/toi_termination.hpp>
 #include <ipc/core/types.hpp>
 
 // Distance kernels: squared distances, gradients, Hessians, region classification
@@ -71,10 +72,14 @@
 
 // Constraint sets, intersection test, minimum distance, step size
 #include <ipc/collisions/collision_free_step_size.hpp>
+#include <ipc/collisions/collision_hits.hpp>
 #include <ipc/collisions/collisions.hpp>
 #include <ipc/collisions/friction_collisions.hpp>
 #include <ipc/collisions/intersection.hpp>
 #include <ipc/collisions/minimum_distance.hpp>
+#include <ipc/collisions/pair_distance.hpp>
+#include <ipc/collisions/pair_id.hpp>
+#include <ipc/collisions/persistent_constraints.hpp>
 
 // Potentials over whole meshes
 #include <ipc/potentials/barrier_potential.hpp>

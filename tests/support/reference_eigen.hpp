@@ -60,22 +60,31 @@ template <typename Derived> ReferenceEigen<typename Derived::Scalar> reference_e
                         ? T(1) / (T(2) * theta)
                         : (theta >= T(0) ? T(1) : T(-1)) / (abs(theta) + sqrt(theta * theta + T(1)));
                     const T c = T(1) / sqrt(t * t + T(1)), s = t * c;
+                    // S <- J^T S J on columns p and q (contiguous), mirrored to
+                    // rows p and q; the 2 x 2 block in closed form.
+                    T* const sp = S.data() + p * n;
+                    T* const sq = S.data() + q * n;
+                    const T apq = sp[q];
                     for (Eigen::Index k = 0; k < n; ++k) {
-                        const T kp = S(k, p), kq = S(k, q);
-                        S(k, p) = c * kp - s * kq;
-                        S(k, q) = s * kp + c * kq;
+                        if (k == p || k == q) {
+                            continue;
+                        }
+                        const T kp = sp[k], kq = sq[k];
+                        sp[k] = c * kp - s * kq;
+                        sq[k] = s * kp + c * kq;
+                        S(p, k) = sp[k];
+                        S(q, k) = sq[k];
                     }
+                    sp[p] -= t * apq;
+                    sq[q] += t * apq;
+                    sp[q] = sq[p] = T(0); // zero by construction, exactly
+                    T* const vp = V.data() + p * n;
+                    T* const vq = V.data() + q * n;
                     for (Eigen::Index k = 0; k < n; ++k) {
-                        const T pk = S(p, k), qk = S(q, k);
-                        S(p, k) = c * pk - s * qk;
-                        S(q, k) = s * pk + c * qk;
+                        const T kp = vp[k], kq = vq[k];
+                        vp[k] = c * kp - s * kq;
+                        vq[k] = s * kp + c * kq;
                     }
-                    for (Eigen::Index k = 0; k < n; ++k) {
-                        const T kp = V(k, p), kq = V(k, q);
-                        V(k, p) = c * kp - s * kq;
-                        V(k, q) = s * kp + c * kq;
-                    }
-                    S(p, q) = S(q, p) = T(0); // zero by construction, exactly
                 }
             }
         }

@@ -37,11 +37,19 @@
 ///  - hit / iteration_cap: they stay farther than min_distance on [0, toi]; for
 ///    hit the sampled distance at toi is at least
 ///    min_distance + (1 - s)(d(0) - min_distance).
-///  - If the distance stays at or above xi + (1 - s)(d(0) - xi) on [0, tmax]
+///  - The toi does not depend on tmax: with tmax < 1 the result is the hit
+///    of the same query with tmax = 1 when its toi is below tmax, and no_hit
+///    otherwise. So the earliest toi over a set of queries is the same
+///    whatever bound each was queried with (collision_hits and
+///    collision_free_step_size agree).
+///  - If the distance stays at or above xi + (1 - s)(d(0) - xi) on [0, 1]
 ///    (by more than rounding), the result is no_hit unless max_iterations is
 ///    reached: no false positive beyond ACCD's own conservative threshold.
+///    (With tmax < 1 the last certified step may end past tmax, and the
+///    threshold is tested there.)
 ///  - The loop ends after at most the bound returned by iteration_bound()
-///    (never more than max_iterations); reaching it reports iteration_cap.
+///    for tmax = 1 (never more than max_iterations); reaching it reports
+///    iteration_cap.
 ///  - iterations counts the certified steps (distance evaluations after t = 0).
 /// Rounding assumptions: IEEE arithmetic of the scalar type, round to nearest;
 /// do not compile with -ffast-math. The AdditiveCCD class works in double; the
@@ -607,8 +615,11 @@ namespace detail::accd {
             return result;
         }
         const Scalar target_gap = Scalar(1 - s) * (distance - xi); // hit below xi + this
-        const long cap = iteration_bound(
-            double(tmax), double(rate), double(distance - xi), s, settings.max_iterations);
+        // The sequence of certified times below never looks at tmax (only the
+        // exit does), so the toi is a function of the motion alone: a query
+        // with tmax < 1 reports the hit of the query with tmax = 1 when that
+        // toi is below tmax, and no_hit otherwise.
+        const long cap = iteration_bound(1.0, double(rate), double(distance - xi), s, settings.max_iterations);
 
         Scalar t = 0;
         std::array<Vec<Scalar, N>, V> x = x0;
@@ -616,7 +627,7 @@ namespace detail::accd {
             result.iterations = iteration;
             const Scalar level = xi + Scalar(1 - s) * (distance - xi);
             Scalar step_end = certified_advance<Scalar, N, J>(
-                unit_direction<Scalar, N>(r, distance), c0, c1, t, tmax, level, xi,
+                unit_direction<Scalar, N>(r, distance), c0, c1, t, Scalar(1), level, xi,
                 margin);
             // Slow progress (a turning primitive?): try the split bound. It costs
             // about 9 (edge-edge) or 40 (point-triangle) plain steps, so the
@@ -624,13 +635,13 @@ namespace detail::accd {
             constexpr long patience = K == Kind::point_triangle ? 3 : 1;
             constexpr double slow = K == Kind::point_triangle ? 0.1 : 0.25;
             if (iteration >= patience && step_end >= t
-                && step_end - t < Scalar(slow) * (tmax - t)) {
+                && step_end - t < Scalar(slow) * (1 - t)) {
                 step_end = std::max(
                     step_end,
                     windowed_advance<K, Scalar, N, V>(
-                        x0, x1, x, distance, t, tmax, level, xi, margin));
+                        x0, x1, x, distance, t, Scalar(1), level, xi, margin));
             }
-            if (step_end >= tmax) {
+            if (step_end >= 1) {
                 result.status = CCDStatus::no_hit;
                 result.toi = round_down_to_double(tmax);
                 return result;
@@ -652,6 +663,11 @@ namespace detail::accd {
             if (!(distance - xi >= target_gap)) {
                 result.status = CCDStatus::hit;
                 result.toi = round_down_to_double(previous);
+                return result;
+            }
+            if (t >= tmax) {
+                result.status = CCDStatus::no_hit;
+                result.toi = round_down_to_double(tmax);
                 return result;
             }
             if (iteration >= cap) {
@@ -679,6 +695,10 @@ namespace detail::accd {
 /// All queries validate their input and are allocation-free.
 class AdditiveCCD {
 public:
+    /// A query's toi does not depend on tmax (see the file comment): the
+    /// collision-free step size may query with a bound below 1.
+    static constexpr bool toi_independent_of_tmax = true;
+
     /// Conservative rescaling s of C-IPC (each step uses at most the fraction s
     /// of the current gap; a hit is reported below (1 - s) of the initial gap).
     static constexpr double default_conservative_rescaling = 0.9;

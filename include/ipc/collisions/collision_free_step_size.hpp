@@ -21,7 +21,11 @@
 /// query would report no hit.
 /// The result is the minimum over pairs of a function of the pair alone, so
 /// it is identical for any candidate order and thread count (and between the
-/// overloads below for the same pairs).
+/// overloads below for the same pairs). A CCD method whose toi depends on
+/// tmax (every method but AdditiveCCD here) skips pass 1 and queries every
+/// pair with tmax = 1, so that for every method the result is the earliest
+/// toi of collision_hits for the same motion (see collision_hits.hpp for
+/// the one exception).
 ///
 /// The start state. The step size assumes that V0 is valid: intersection-free
 /// and every admissible pair farther apart than its offset xi + min_distance.
@@ -75,6 +79,14 @@ namespace detail {
     template <typename CCD>
     struct has_conservative_rescaling<CCD, std::void_t<decltype(std::declval<const CCD&>().conservative_rescaling())>>
         : std::true_type { };
+
+    /// True when the CCD type declares that its toi does not depend on tmax
+    /// (static constexpr bool toi_independent_of_tmax = true, as AdditiveCCD
+    /// does): a query with tmax < 1 then reports the hit of the query with
+    /// tmax = 1 when that toi is below tmax, and no hit otherwise.
+    template <typename CCD, typename = void> struct toi_independent_of_tmax : std::false_type { };
+    template <typename CCD>
+    struct toi_independent_of_tmax<CCD, std::enable_if_t<CCD::toi_independent_of_tmax>> : std::true_type { };
 
     /// Fraction of the initial gap (distance - xi) that the CCD method
     /// promises to keep: 1 - s for methods with a conservative rescaling s,
@@ -406,6 +418,18 @@ namespace detail {
         // Phase 1: the sample with tmax = 1 gives an upper bound on the step
         // early; phase 2 passes it to every query as tmax (most queries then
         // stop after one step). Both filter the pairs against their tmax.
+        if constexpr (!toi_independent_of_tmax<CCD>::value) {
+            // A method whose toi depends on tmax gets every query over the
+            // whole step, so that the result is the earliest toi of the
+            // queries with tmax = 1 (the hits of collision_hits).
+            x.prepare_bound(1.0);
+            double alpha = 1.0;
+            alpha = std::min(alpha, step_size_pass(sources.face_vertex_count, false, 1.0, sources.face_vertex, x, ccd, kept));
+            alpha = std::min(alpha, step_size_pass(sources.edge_edge_count, false, 1.0, sources.edge_edge, x, ccd, kept));
+            alpha = std::min(alpha, step_size_pass(sources.edge_vertex_count, false, 1.0, sources.edge_vertex, x, ccd, kept));
+            alpha = std::min(alpha, step_size_pass(sources.vertex_vertex_count, false, 1.0, sources.vertex_vertex, x, ccd, kept));
+            return std::clamp(alpha, 0.0, 1.0);
+        }
         double alpha = 1.0;
         for (const bool sample_only : { true, false }) {
             x.prepare_bound(alpha);

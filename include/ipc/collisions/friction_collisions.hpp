@@ -21,6 +21,7 @@
 
 #include <ipc/collisions/collisions.hpp>
 #include <ipc/collisions/detail/parallel_blocks.hpp>
+#include <ipc/collisions/pair_distance.hpp>
 #include <ipc/core/error.hpp>
 #include <ipc/friction/friction_contact.hpp>
 #include <ipc/friction/normal_force.hpp>
@@ -33,6 +34,7 @@
 
 #include <array>
 #include <cmath>
+#include <variant>
 #include <vector>
 
 namespace ipc {
@@ -67,6 +69,15 @@ public:
     template <typename Barrier = ClampedLogBarrier>
     void build(const Collisions& collisions, const CollisionMesh& mesh, const Eigen::Ref<const Eigen::MatrixXd>& V,
                double dhat, double kappa, double mu);
+
+    /// Adds the contact of one pair with a normal force given by the caller
+    /// instead of a barrier (e.g. an augmented-Lagrangian multiplier): the
+    /// pair's closest features (pair.type, at the lag positions V the pair
+    /// was evaluated at) choose the contact type as build() does, the
+    /// tangent basis and weights come from V (n x 3, m). normal_force >= 0
+    /// (N, in the units of the incremental potential: no 1/h^2), mu >= 0.
+    /// Throws ipc::invalid_argument for bad values or positions.
+    void add(const PairDistance& pair, const Eigen::Ref<const Eigen::MatrixXd>& V, double normal_force, double mu);
 
     /// Total number of contacts.
     std::size_t size() const
@@ -189,6 +200,69 @@ void FrictionCollisions::build(const Collisions& collisions, const CollisionMesh
             detail::append(edge_edge, block.edge_edge);
             detail::append(face_vertex, block.face_vertex);
         }
+    }
+}
+
+inline void FrictionCollisions::add(const PairDistance& pair, const Eigen::Ref<const Eigen::MatrixXd>& V,
+                                    double normal_force, double mu)
+{
+    require(V.cols() == 3, "FrictionCollisions::add: positions must have 3 columns, got ", V.cols());
+    require(std::isfinite(normal_force) && normal_force >= 0,
+            "FrictionCollisions::add: normal_force must be finite and non-negative, got ", normal_force);
+    require(std::isfinite(mu) && mu >= 0, "FrictionCollisions::add: mu must be finite and non-negative, got ", mu);
+    const auto& s = pair.stencil.vertices;
+    for (int k = 0; k < pair.stencil.count; ++k) {
+        require(s[std::size_t(k)] >= 0 && s[std::size_t(k)] < V.rows(), "FrictionCollisions::add: stencil vertex ",
+                s[std::size_t(k)], " is out of range (", V.rows(), " vertices)");
+    }
+    const auto at = [&](Index i) { return Eigen::Vector3d(V(i, 0), V(i, 1), V(i, 2)); };
+    const auto point_point = [&](Index p, Index q) {
+        vertex_vertex.push_back({ { { p, q } }, point_point_friction_contact(at(p), at(q), normal_force, mu) });
+    };
+    const auto point_edge = [&](Index p, Index e0, Index e1) {
+        edge_vertex.push_back(
+            { { { p, e0, e1 } }, point_edge_friction_contact(at(p), at(e0), at(e1), normal_force, mu) });
+    };
+    if (const auto* type = std::get_if<PointEdgeDistanceType>(&pair.type)) {
+        switch (*type) {
+        case PointEdgeDistanceType::P_E0: point_point(s[0], s[1]); break;
+        case PointEdgeDistanceType::P_E1: point_point(s[0], s[2]); break;
+        default: point_edge(s[0], s[1], s[2]); break;
+        }
+    } else if (const auto* type = std::get_if<PointTriangleDistanceType>(&pair.type)) {
+        using Type = PointTriangleDistanceType;
+        switch (*type) {
+        case Type::P_T0: point_point(s[0], s[1]); break;
+        case Type::P_T1: point_point(s[0], s[2]); break;
+        case Type::P_T2: point_point(s[0], s[3]); break;
+        case Type::P_E0: point_edge(s[0], s[1], s[2]); break;
+        case Type::P_E1: point_edge(s[0], s[2], s[3]); break;
+        case Type::P_E2: point_edge(s[0], s[3], s[1]); break;
+        default:
+            face_vertex.push_back({ { { s[0], s[1], s[2], s[3] } },
+                                    point_triangle_friction_contact(at(s[0]), at(s[1]), at(s[2]), at(s[3]),
+                                                                    normal_force, mu) });
+            break;
+        }
+    } else if (const auto* type = std::get_if<EdgeEdgeDistanceType>(&pair.type)) {
+        using Type = EdgeEdgeDistanceType;
+        switch (*type) {
+        case Type::EA0_EB0: point_point(s[0], s[2]); break;
+        case Type::EA0_EB1: point_point(s[0], s[3]); break;
+        case Type::EA1_EB0: point_point(s[1], s[2]); break;
+        case Type::EA1_EB1: point_point(s[1], s[3]); break;
+        case Type::EA_EB0: point_edge(s[2], s[0], s[1]); break;
+        case Type::EA_EB1: point_edge(s[3], s[0], s[1]); break;
+        case Type::EA0_EB: point_edge(s[0], s[2], s[3]); break;
+        case Type::EA1_EB: point_edge(s[1], s[2], s[3]); break;
+        default:
+            edge_edge.push_back({ { { s[0], s[1], s[2], s[3] } },
+                                  edge_edge_friction_contact(at(s[0]), at(s[1]), at(s[2]), at(s[3]), normal_force,
+                                                             mu) });
+            break;
+        }
+    } else {
+        point_point(s[0], s[1]);
     }
 }
 

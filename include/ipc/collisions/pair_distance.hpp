@@ -1,0 +1,191 @@
+#pragma once
+/// @file
+/// Unsigned distance of one primitive pair and its first derivative, for
+/// solvers that linearise the distance (barrier-free augmented Lagrangian:
+/// c(y) = d(x) + grad d(x) . (y - x) - delta) rather than put a barrier on
+/// it. No Hessian and no edge-edge mollifier.
+///
+/// With the closest features of the pair (the distance type), the closest
+/// points are fixed combinations of the stencil's vertices, so their
+/// difference is r = sum_i w_i x_i over the stencil (weights w: +1 and the
+/// barycentric coordinates, negated, of the other side). Then d = |r| and
+/// grad_{x_i} d = w_i r / d. The distance and gradient themselves come from
+/// the squared-distance kernels of the type, d = sqrt(d^2) and
+/// grad d = grad(d^2) / (2 d), which are accurate at small d; the weights
+/// describe the closest points, e.g. for friction.
+
+#include <ipc/collisions/pair_id.hpp>
+#include <ipc/core/error.hpp>
+#include <ipc/core/types.hpp>
+#include <ipc/distance/distance_type.hpp>
+#include <ipc/distance/edge_edge.hpp>
+#include <ipc/distance/point_edge.hpp>
+#include <ipc/distance/point_point.hpp>
+#include <ipc/distance/point_triangle.hpp>
+#include <ipc/friction/closest_point.hpp>
+#include <ipc/mesh/collision_mesh.hpp>
+
+#include <Eigen/Core>
+
+#include <array>
+#include <cmath>
+#include <variant>
+
+namespace ipc {
+
+/// Distance of one pair at one configuration.
+struct PairDistance {
+    PairId pair;
+    PairVertices stencil; ///< the pair's vertices, in the kernel's order (see pair_vertices)
+    /// Closest features: none for point-point, else the kernel's distance type.
+    std::variant<std::monostate, PointEdgeDistanceType, PointTriangleDistanceType, EdgeEdgeDistanceType> type;
+    double distance = 0;            ///< unsigned distance d > 0 (m)
+    Vector<double, 12> gradient;    ///< d d / d x over the stencil (3 per vertex, zero past count)
+    std::array<double, 4> weights {}; ///< closest-point difference r = sum w_i x_i (zero past count)
+};
+
+namespace detail {
+    inline Eigen::Vector3d pair_row(const Eigen::Ref<const Eigen::MatrixXd>& V, Index i)
+    {
+        return Eigen::Vector3d(V(i, 0), V(i, 1), V(i, 2));
+    }
+
+    /// Weights of (p, e0, e1) for the point-edge type.
+    inline std::array<double, 4> point_edge_weights(PointEdgeDistanceType type, const Eigen::Vector3d& p,
+                                                    const Eigen::Vector3d& e0, const Eigen::Vector3d& e1)
+    {
+        switch (type) {
+        case PointEdgeDistanceType::P_E0: return { { 1, -1, 0, 0 } };
+        case PointEdgeDistanceType::P_E1: return { { 1, 0, -1, 0 } };
+        default: {
+            const double eta = point_edge_closest_point(p, e0, e1);
+            return { { 1, -(1 - eta), -eta, 0 } };
+        }
+        }
+    }
+
+    /// Weights of (p, t0, t1, t2) for the point-triangle type.
+    inline std::array<double, 4> point_triangle_weights(PointTriangleDistanceType type, const Eigen::Vector3d& p,
+                                                        const Eigen::Vector3d& t0, const Eigen::Vector3d& t1,
+                                                        const Eigen::Vector3d& t2)
+    {
+        using Type = PointTriangleDistanceType;
+        switch (type) {
+        case Type::P_T0: return { { 1, -1, 0, 0 } };
+        case Type::P_T1: return { { 1, 0, -1, 0 } };
+        case Type::P_T2: return { { 1, 0, 0, -1 } };
+        case Type::P_E0: {
+            const double eta = point_edge_closest_point(p, t0, t1);
+            return { { 1, -(1 - eta), -eta, 0 } };
+        }
+        case Type::P_E1: {
+            const double eta = point_edge_closest_point(p, t1, t2);
+            return { { 1, 0, -(1 - eta), -eta } };
+        }
+        case Type::P_E2: {
+            const double eta = point_edge_closest_point(p, t2, t0);
+            return { { 1, -eta, 0, -(1 - eta) } };
+        }
+        default: {
+            const Eigen::Vector2d beta = point_triangle_closest_point(p, t0, t1, t2);
+            return { { 1, -(1 - beta[0] - beta[1]), -beta[0], -beta[1] } };
+        }
+        }
+    }
+
+    /// Weights of (a0, a1, b0, b1) for the edge-edge type (r from b to a).
+    inline std::array<double, 4> edge_edge_weights(EdgeEdgeDistanceType type, const Eigen::Vector3d& a0,
+                                                   const Eigen::Vector3d& a1, const Eigen::Vector3d& b0,
+                                                   const Eigen::Vector3d& b1)
+    {
+        using Type = EdgeEdgeDistanceType;
+        switch (type) {
+        case Type::EA0_EB0: return { { 1, 0, -1, 0 } };
+        case Type::EA0_EB1: return { { 1, 0, 0, -1 } };
+        case Type::EA1_EB0: return { { 0, 1, -1, 0 } };
+        case Type::EA1_EB1: return { { 0, 1, 0, -1 } };
+        case Type::EA_EB0: {
+            const double eta = point_edge_closest_point(b0, a0, a1);
+            return { { 1 - eta, eta, -1, 0 } };
+        }
+        case Type::EA_EB1: {
+            const double eta = point_edge_closest_point(b1, a0, a1);
+            return { { 1 - eta, eta, 0, -1 } };
+        }
+        case Type::EA0_EB: {
+            const double eta = point_edge_closest_point(a0, b0, b1);
+            return { { 1, 0, -(1 - eta), -eta } };
+        }
+        case Type::EA1_EB: {
+            const double eta = point_edge_closest_point(a1, b0, b1);
+            return { { 0, 1, -(1 - eta), -eta } };
+        }
+        default: {
+            const Eigen::Vector2d gamma = edge_edge_closest_point(a0, a1, b0, b1);
+            return { { 1 - gamma[0], gamma[0], -(1 - gamma[1]), -gamma[1] } };
+        }
+        }
+    }
+} // namespace detail
+
+/// Distance, gradient, closest features and closest-point weights of pair
+/// `id` at positions V (n x 3, m). Throws ipc::invalid_argument for a
+/// non-3D mesh, bad positions or an out-of-range pair, and
+/// ipc::penetration when the pair's distance is zero (the linearisation
+/// needs d > 0; it names the pair).
+inline PairDistance pair_distance(const CollisionMesh& mesh, const Eigen::Ref<const Eigen::MatrixXd>& V,
+                                  const PairId& id)
+{
+    require(mesh.dim() == 3, "pair_distance: only 3D meshes are supported, got a ", mesh.dim(), "D mesh");
+    mesh.check_positions(V, "pair_distance: V");
+    PairDistance out;
+    out.pair = id;
+    out.stencil = pair_vertices(mesh, id);
+    const auto& s = out.stencil.vertices;
+    const auto x = [&](int k) { return detail::pair_row(V, s[std::size_t(k)]); };
+    double d2 = 0;
+    out.gradient.setZero();
+    switch (id.kind) {
+    case PairKind::vertex_vertex: {
+        const Eigen::Vector3d a = x(0), b = x(1);
+        d2 = point_point_distance_squared(a, b);
+        out.gradient.head<6>() = point_point_distance_squared_gradient(a, b);
+        out.weights = { { 1, -1, 0, 0 } };
+        break;
+    }
+    case PairKind::edge_vertex: {
+        const Eigen::Vector3d p = x(0), e0 = x(1), e1 = x(2);
+        const PointEdgeDistanceType type = point_edge_distance_type(p, e0, e1);
+        d2 = point_edge_distance_squared(p, e0, e1, type);
+        out.gradient.head<9>() = point_edge_distance_squared_gradient(p, e0, e1, type);
+        out.type = type;
+        out.weights = detail::point_edge_weights(type, p, e0, e1);
+        break;
+    }
+    case PairKind::edge_edge: {
+        const Eigen::Vector3d a0 = x(0), a1 = x(1), b0 = x(2), b1 = x(3);
+        const EdgeEdgeDistanceType type = edge_edge_distance_type(a0, a1, b0, b1);
+        d2 = edge_edge_distance_squared(a0, a1, b0, b1, type);
+        out.gradient = edge_edge_distance_squared_gradient(a0, a1, b0, b1, type);
+        out.type = type;
+        out.weights = detail::edge_edge_weights(type, a0, a1, b0, b1);
+        break;
+    }
+    case PairKind::face_vertex: {
+        const Eigen::Vector3d p = x(0), t0 = x(1), t1 = x(2), t2 = x(3);
+        const PointTriangleDistanceType type = point_triangle_distance_type(p, t0, t1, t2);
+        d2 = point_triangle_distance_squared(p, t0, t1, t2, type);
+        out.gradient = point_triangle_distance_squared_gradient(p, t0, t1, t2, type);
+        out.type = type;
+        out.weights = detail::point_triangle_weights(type, p, t0, t1, t2);
+        break;
+    }
+    }
+    require<penetration>(d2 > 0, "pair_distance: ", to_string(id.kind), " pair (", id.a, ", ", id.b,
+                         ") has zero distance");
+    out.distance = std::sqrt(d2);
+    out.gradient /= 2 * out.distance;
+    return out;
+}
+
+} // namespace ipc
