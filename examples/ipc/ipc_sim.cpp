@@ -1,7 +1,7 @@
 // ipc_sim: runs one of the reference C-IPC example scenes.
 //
 //   ipc_sim --scene NAME [--size small|paper] [--frames N] [--dt H]
-//           [--out DIR] [--json FILE] [--threads N]
+//           [--out DIR] [--json FILE] [--threads N] [--termination residual|toi]
 //   ipc_sim --list-scenes
 //   ipc_sim --help
 //
@@ -18,10 +18,8 @@
 
 #include <common/cli.hpp>
 #include <common/json_output.hpp>
-#include <common/obj_writer.hpp>
-#include <common/png_output.hpp>
+#include <common/frame_output.hpp>
 #include <common/progress.hpp>
-#include <common/rasterizer.hpp>
 
 #include <ipc/config.hpp>
 
@@ -42,128 +40,6 @@
 using namespace ipc::examples;
 
 namespace {
-
-Color color_of(VertexKind k)
-{
-    switch (k) {
-    case VertexKind::volume:
-        return { 230, 120, 70 };
-    case VertexKind::shell:
-        return { 70, 130, 220 };
-    case VertexKind::rod:
-        return { 240, 200, 60 };
-    case VertexKind::particle:
-        return { 200, 60, 160 };
-    case VertexKind::obstacle:
-        return { 170, 170, 170 };
-    }
-    return { 255, 255, 255 };
-}
-
-const char* name_of(VertexKind k)
-{
-    switch (k) {
-    case VertexKind::volume:
-        return "soft volume";
-    case VertexKind::shell:
-        return "cloth";
-    case VertexKind::rod:
-        return "rods";
-    case VertexKind::particle:
-        return "particles";
-    case VertexKind::obstacle:
-        return "obstacles";
-    }
-    return "?";
-}
-
-/// The preview picture of the current state: opaque bodies first, then the
-/// cloth blended over them when the scene asks for it, particles as outlined
-/// discs, a caption (scene, step, time, contacts) and a colour legend.
-void render(const std::string& path, const Simulator& sim, const Scene& scene, std::size_t step, std::size_t contacts)
-{
-    const Model& m = sim.model();
-    const Eigen::MatrixXd& x = sim.positions();
-    const ipc::CollisionMesh& mesh = sim.collision_mesh();
-    const Eigen::MatrixXi& F = mesh.faces();
-    Rasterizer r(800, 600, scene.eye, scene.target);
-    auto vertex = [&](Eigen::Index i) -> Eigen::Vector3d { return x.row(i).transpose(); };
-
-    std::vector<Eigen::Index> blended;
-    for (Eigen::Index f = 0; f < F.rows(); ++f) {
-        const VertexKind kind = m.kind[std::size_t(F(f, 0))];
-        if (kind == VertexKind::shell && scene.shell_opacity < 1) {
-            blended.push_back(f);
-        } else {
-            r.triangle(vertex(F(f, 0)), vertex(F(f, 1)), vertex(F(f, 2)), color_of(kind));
-        }
-    }
-    for (const auto& e : m.contact_edges) {
-        r.segment(vertex(e[0]), vertex(e[1]), color_of(VertexKind::rod), 3);
-    }
-    for (Eigen::Index v = 0; v < x.rows(); ++v) {
-        if (m.kind[std::size_t(v)] == VertexKind::particle) {
-            r.point(vertex(v), color_of(VertexKind::particle), 4.5, { 40, 10, 35 }, 1.5, true);
-        }
-    }
-    // Blended cloth, farthest triangle first.
-    std::vector<double> depth(blended.size());
-    for (std::size_t k = 0; k < blended.size(); ++k) {
-        const Eigen::Index f = blended[k];
-        depth[k] = r.view_depth((vertex(F(f, 0)) + vertex(F(f, 1)) + vertex(F(f, 2))) / 3);
-    }
-    std::vector<std::size_t> order(blended.size());
-    std::iota(order.begin(), order.end(), std::size_t(0));
-    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return depth[a] > depth[b]; });
-    for (const std::size_t k : order) {
-        const Eigen::Index f = blended[k];
-        r.triangle(vertex(F(f, 0)), vertex(F(f, 1)), vertex(F(f, 2)), color_of(VertexKind::shell), scene.shell_opacity);
-    }
-
-    // Caption along the top.
-    const int scale = 2;
-    const std::string caption
-        = fmt::format("{}   step {}   t = {:.3f} s   contacts {}", scene.name, step, sim.time(), contacts);
-    r.panel(0, 0, r.width(), Rasterizer::text_height(scale) + 14, { 25, 30, 40 }, 0.8);
-    r.text(12, 8, caption, { 255, 255, 255 }, scale);
-
-    // Legend along the bottom: one swatch per kind of body in the scene.
-    std::vector<VertexKind> kinds;
-    for (const VertexKind k : { VertexKind::volume, VertexKind::shell, VertexKind::rod, VertexKind::particle,
-             VertexKind::obstacle }) {
-        if (std::find(m.kind.begin(), m.kind.end(), k) != m.kind.end()) {
-            kinds.push_back(k);
-        }
-    }
-    const int line = Rasterizer::text_height(scale);
-    const int top = r.height() - line - 14;
-    r.panel(0, top, r.width(), line + 14, { 25, 30, 40 }, 0.6);
-    int left = 12;
-    for (const VertexKind k : kinds) {
-        r.panel(left, top + 7, 7 * scale, 7 * scale, color_of(k));
-        left += 7 * scale + 8;
-        r.text(left, top + 7, name_of(k), { 255, 255, 255 }, scale);
-        left += Rasterizer::text_width(name_of(k), scale) + 22;
-    }
-    write_png(path, r.image(), r.width(), r.height());
-}
-
-void write_frame(const std::string& path, const Simulator& sim)
-{
-    const Model& m = sim.model();
-    std::vector<Eigen::Vector3i> faces;
-    const ipc::CollisionMesh& mesh = sim.collision_mesh();
-    for (Eigen::Index f = 0; f < mesh.faces().rows(); ++f) {
-        faces.emplace_back(mesh.faces().row(f).transpose());
-    }
-    std::vector<int> points;
-    for (Eigen::Index v = 0; v < sim.positions().rows(); ++v) {
-        if (m.kind[std::size_t(v)] == VertexKind::particle) {
-            points.push_back(int(v));
-        }
-    }
-    write_obj(path, sim.positions(), faces, m.contact_edges, points);
-}
 
 std::string optional_text(const std::optional<double>& x, const char* format)
 {
@@ -197,6 +73,11 @@ int main(int argc, char** argv)
         "ipc_sim");
     CommonOptions o;
     add_common_options(app, o, scene_names());
+    std::string termination = "residual";
+    app.add_option("--termination", termination,
+           "Newton termination: residual (C-IPC eq. 13, the default) or toi (cumulative TOI, Zheng et al. 2025 "
+           "Eq. 9: k_min = 6 with friction or cloth, 2 otherwise; eps = 1e-3)")
+        ->check(CLI::IsMember({ "residual", "toi" }));
     app.footer("Outputs: DIR/frame_NNNN.obj for every step, DIR/last_frame.png, and FILE with --json.\n"
                "Exit codes: 0 done (also after --help and --list-scenes); 1 an output cannot be written (checked "
                "before\nthe run) or the run failed; 2 a bad command line, or no arguments at all.\n"
@@ -242,7 +123,11 @@ int main(int argc, char** argv)
         const std::string picture = out + "/last_frame.png";
         const std::string json_text = o.json.empty() ? std::string("none (use --json FILE)") : o.json;
 
-        const SolverParameters parameters = scene.parameters;
+        SolverParameters parameters = scene.parameters;
+        if (termination == "toi") {
+            parameters.termination = SolverParameters::Termination::toi;
+            parameters.toi_k_min = parameters.mu > 0 || !scene.model.membranes.empty() ? 6 : 2;
+        }
         fmt::print("scene {} ({}): {} vertices, {} tets, {} triangles, {} rod segments, h = {} s, dhat = {} m, offset = {} m, "
                    "mu = {}, strain limit = {}\n",
             scene.name, o.size, scene.model.num_vertices(), scene.model.tets.size(), scene.model.membranes.size(),
@@ -252,17 +137,18 @@ int main(int argc, char** argv)
         std::fflush(stdout);
 
         Simulator sim(scene.model, parameters);
-        write_frame(fmt::format("{}/frame_{:04d}.obj", out, 0), sim);
+        write_frame(fmt::format("{}/frame_{:04d}.obj", out, 0), sim.model(), sim.collision_mesh(), sim.positions());
         std::vector<StepStats> steps;
         Progress progress(frames, scene.name);
         for (int f = 1; f <= frames; ++f) {
             steps.push_back(sim.step());
             const StepStats& s = steps.back();
-            write_frame(fmt::format("{}/frame_{:04d}.obj", out, f), sim);
+            write_frame(fmt::format("{}/frame_{:04d}.obj", out, f), sim.model(), sim.collision_mesh(), sim.positions());
             progress.update(f, fmt::format("{} it, {} contacts", s.newton_iterations, s.contacts));
         }
         progress.finish();
-        render(picture, sim, scene, steps.size(), steps.empty() ? 0 : steps.back().contacts);
+        render_frame(picture, sim.model(), sim.collision_mesh(), sim.positions(), view_of(scene), steps.size(), sim.time(),
+            steps.empty() ? 0 : steps.back().contacts);
 
         print_summary(scene, run_totals(steps));
         if (!o.json.empty()) {

@@ -7,6 +7,7 @@
 
 #include "solver.hpp"
 
+#include <common/frame_output.hpp>
 #include <common/model.hpp>
 #include <common/scene_builders.hpp>
 
@@ -30,6 +31,12 @@ struct Scene {
     Eigen::Vector3d target { 0, 0, 0 };
     double shell_opacity = 1; ///< cloth opacity in the preview (below 1 shows what lies under it)
 };
+
+/// How the example programs show the scene.
+inline FrameView view_of(const Scene& scene)
+{
+    return { scene.name, scene.eye, scene.target, scene.shell_opacity };
+}
 
 /// Names accepted by make_scene.
 inline std::vector<std::string> scene_names()

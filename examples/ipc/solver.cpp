@@ -10,6 +10,7 @@
 #include <ipc/collisions/intersection.hpp>
 #include <ipc/core/error.hpp>
 #include <ipc/core/parallel.hpp>
+#include <ipc/core/toi_termination.hpp>
 #include <ipc/collisions/friction_collisions.hpp>
 #include <ipc/mesh/collision_mesh.hpp>
 #include <ipc/potentials/barrier_potential.hpp>
@@ -380,6 +381,8 @@ private:
         double e_prev = energy(x, c);
         std::optional<double> gap_prev = min_gap(c, x);
         int below = 0;
+        const bool toi_rule = p_.termination == SolverParameters::Termination::toi;
+        CumulativeToiTermination toi_termination(p_.toi_k_min, p_.toi_eps);
         if (num_free_vertices_ == 0) {
             return true;
         }
@@ -444,7 +447,7 @@ private:
             stats.time_line_search += seconds_since(t0);
             if (!(e_new <= e_prev)) {
                 // No decrease along p: x is a minimiser to round-off.
-                return below > 0;
+                return toi_rule || below > 0;
             }
             if (p_.record_energies) {
                 stats.energies.emplace_back(e_prev, e_new);
@@ -469,7 +472,12 @@ private:
             if (changed) {
                 e_prev = energy(x, c);
             }
-            if (below >= p_.converged_iterations) {
+            if (toi_rule) {
+                toi_termination.accept(std::clamp(alpha, 0.0, 1.0));
+                if (toi_termination.done()) {
+                    return true;
+                }
+            } else if (below >= p_.converged_iterations) {
                 return true;
             }
         }

@@ -48,6 +48,13 @@ struct SolverParameters {
     int converged_iterations = 3;        ///< consecutive iterations below eps_d
     int max_newton_iterations = 200;     ///< per friction pass
     PSDProjection projection = PSDProjection::clamp;
+    /// Newton termination: the residual rule above (C-IPC eq. 13), or the
+    /// cumulative-TOI rule of Zheng et al. (2025, Eq. 9: at least toi_k_min
+    /// iterations, then stop once the product of (1 - alpha) over the
+    /// accepted step fractions falls below toi_eps).
+    enum class Termination { residual, toi } termination = Termination::residual;
+    int toi_k_min = 2;
+    double toi_eps = 1e-3;
     bool record_energies = false; ///< keep (before, after) energies of every Newton iteration
     /// After every step, throw ipc::penetration if ipc::has_intersections
     /// finds a crossing (on by default in debug builds).

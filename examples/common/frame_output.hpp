@@ -1,0 +1,153 @@
+#pragma once
+/// @file
+/// What the example programs write per frame: an OBJ of every surface, rod
+/// and particle, and a preview picture with a caption (scene, step, time,
+/// contacts) and a colour legend, whatever solver produced the positions.
+
+#include <common/model.hpp>
+#include <common/obj_writer.hpp>
+#include <common/png_output.hpp>
+#include <common/rasterizer.hpp>
+
+#include <ipc/mesh/collision_mesh.hpp>
+
+#include <fmt/core.h>
+
+#include <Eigen/Core>
+
+#include <algorithm>
+#include <numeric>
+#include <string>
+#include <vector>
+
+namespace ipc::examples {
+
+/// How a scene is shown: its name for the caption, the camera and the cloth
+/// opacity (below 1 shows what lies under the cloth).
+struct FrameView {
+    std::string name;
+    Eigen::Vector3d eye { 0, 1, 2 };
+    Eigen::Vector3d target { 0, 0, 0 };
+    double shell_opacity = 1;
+};
+
+inline Color color_of(VertexKind k)
+{
+    switch (k) {
+    case VertexKind::volume:
+        return { 230, 120, 70 };
+    case VertexKind::shell:
+        return { 70, 130, 220 };
+    case VertexKind::rod:
+        return { 240, 200, 60 };
+    case VertexKind::particle:
+        return { 200, 60, 160 };
+    case VertexKind::obstacle:
+        return { 170, 170, 170 };
+    }
+    return { 255, 255, 255 };
+}
+
+inline const char* name_of(VertexKind k)
+{
+    switch (k) {
+    case VertexKind::volume:
+        return "soft volume";
+    case VertexKind::shell:
+        return "cloth";
+    case VertexKind::rod:
+        return "rods";
+    case VertexKind::particle:
+        return "particles";
+    case VertexKind::obstacle:
+        return "obstacles";
+    }
+    return "?";
+}
+
+/// The preview picture of positions x: opaque bodies first, then the
+/// cloth blended over them when the scene asks for it, particles as outlined
+/// discs, a caption (scene, step, time, contacts) and a colour legend.
+inline void render_frame(const std::string& path, const Model& m, const ipc::CollisionMesh& mesh,
+    const Eigen::MatrixXd& x, const FrameView& scene, std::size_t step, double time, std::size_t contacts)
+{
+    const Eigen::MatrixXi& F = mesh.faces();
+    Rasterizer r(800, 600, scene.eye, scene.target);
+    auto vertex = [&](Eigen::Index i) -> Eigen::Vector3d { return x.row(i).transpose(); };
+
+    std::vector<Eigen::Index> blended;
+    for (Eigen::Index f = 0; f < F.rows(); ++f) {
+        const VertexKind kind = m.kind[std::size_t(F(f, 0))];
+        if (kind == VertexKind::shell && scene.shell_opacity < 1) {
+            blended.push_back(f);
+        } else {
+            r.triangle(vertex(F(f, 0)), vertex(F(f, 1)), vertex(F(f, 2)), color_of(kind));
+        }
+    }
+    for (const auto& e : m.contact_edges) {
+        r.segment(vertex(e[0]), vertex(e[1]), color_of(VertexKind::rod), 3);
+    }
+    for (Eigen::Index v = 0; v < x.rows(); ++v) {
+        if (m.kind[std::size_t(v)] == VertexKind::particle) {
+            r.point(vertex(v), color_of(VertexKind::particle), 4.5, { 40, 10, 35 }, 1.5, true);
+        }
+    }
+    // Blended cloth, farthest triangle first.
+    std::vector<double> depth(blended.size());
+    for (std::size_t k = 0; k < blended.size(); ++k) {
+        const Eigen::Index f = blended[k];
+        depth[k] = r.view_depth((vertex(F(f, 0)) + vertex(F(f, 1)) + vertex(F(f, 2))) / 3);
+    }
+    std::vector<std::size_t> order(blended.size());
+    std::iota(order.begin(), order.end(), std::size_t(0));
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return depth[a] > depth[b]; });
+    for (const std::size_t k : order) {
+        const Eigen::Index f = blended[k];
+        r.triangle(vertex(F(f, 0)), vertex(F(f, 1)), vertex(F(f, 2)), color_of(VertexKind::shell), scene.shell_opacity);
+    }
+
+    // Caption along the top.
+    const int scale = 2;
+    const std::string caption
+        = fmt::format("{}   step {}   t = {:.3f} s   contacts {}", scene.name, step, time, contacts);
+    r.panel(0, 0, r.width(), Rasterizer::text_height(scale) + 14, { 25, 30, 40 }, 0.8);
+    r.text(12, 8, caption, { 255, 255, 255 }, scale);
+
+    // Legend along the bottom: one swatch per kind of body in the scene.
+    std::vector<VertexKind> kinds;
+    for (const VertexKind k : { VertexKind::volume, VertexKind::shell, VertexKind::rod, VertexKind::particle,
+             VertexKind::obstacle }) {
+        if (std::find(m.kind.begin(), m.kind.end(), k) != m.kind.end()) {
+            kinds.push_back(k);
+        }
+    }
+    const int line = Rasterizer::text_height(scale);
+    const int top = r.height() - line - 14;
+    r.panel(0, top, r.width(), line + 14, { 25, 30, 40 }, 0.6);
+    int left = 12;
+    for (const VertexKind k : kinds) {
+        r.panel(left, top + 7, 7 * scale, 7 * scale, color_of(k));
+        left += 7 * scale + 8;
+        r.text(left, top + 7, name_of(k), { 255, 255, 255 }, scale);
+        left += Rasterizer::text_width(name_of(k), scale) + 22;
+    }
+    write_png(path, r.image(), r.width(), r.height());
+}
+
+inline void write_frame(const std::string& path, const Model& m, const ipc::CollisionMesh& mesh,
+    const Eigen::MatrixXd& x)
+{
+    std::vector<Eigen::Vector3i> faces;
+    for (Eigen::Index f = 0; f < mesh.faces().rows(); ++f) {
+        faces.emplace_back(mesh.faces().row(f).transpose());
+    }
+    std::vector<int> points;
+    for (Eigen::Index v = 0; v < x.rows(); ++v) {
+        if (m.kind[std::size_t(v)] == VertexKind::particle) {
+            points.push_back(int(v));
+        }
+    }
+    write_obj(path, x, faces, m.contact_edges, points);
+}
+
+} // namespace ipc::examples

@@ -1,0 +1,172 @@
+// The barrier-free augmented-Lagrangian example solver (examples/al):
+// invariants on every scene of the shared scene library (no intersection by
+// the exact test, every pair outside its offset), the friction threshold on
+// an incline, momentum kept in a collision, and bad parameters.
+
+#include <catch2/catch.hpp>
+
+#include <al/al_solver.hpp>
+#include <ipc/scenes.hpp>
+
+#include <ipc/collisions/intersection.hpp>
+#include <ipc/collisions/minimum_distance.hpp>
+#include <ipc/core/math.hpp>
+
+#include <common/scene_builders.hpp>
+
+#include <cmath>
+#include <string>
+
+using namespace ipc::examples;
+
+namespace {
+
+AlParameters al_parameters_of(const Scene& scene)
+{
+    AlParameters p;
+    p.dt = scene.parameters.dt;
+    p.delta = scene.parameters.dhat;
+    p.friction = scene.parameters.mu;
+    p.eps_v = scene.parameters.eps_v;
+    p.k_min = p.friction > 0 || !scene.model.membranes.empty() ? 6 : 2;
+    p.check_intersections = true;
+    return p;
+}
+
+/// Runs steps, checking after each that the state is finite, free of
+/// intersections (exact test) and that every admissible pair is outside its
+/// offset. Returns the largest constraint count.
+std::size_t al_run_checked(AlSimulator& sim, int steps)
+{
+    std::size_t most = 0;
+    for (int s = 0; s < steps; ++s) {
+        const AlStepStats stats = sim.step();
+        INFO("step " << s);
+        REQUIRE(ipc::all_finite(sim.positions()));
+        CHECK_FALSE(ipc::has_intersections(sim.collision_mesh(), sim.positions()));
+        CHECK(ipc::minimum_distance(sim.collision_mesh(), sim.positions()) > 0);
+        if (stats.min_gap) {
+            CHECK(*stats.min_gap > 0);
+        }
+        CHECK(stats.outer_iterations >= sim.parameters().k_min);
+        CHECK(stats.newton_iterations >= stats.outer_iterations);
+        CHECK(stats.converged);
+        most = std::max(most, stats.constraints);
+    }
+    return most;
+}
+
+} // namespace
+
+TEST_CASE("AL: every scene keeps its invariants at its small size", "[examples][al]")
+{
+    struct Run {
+        const char* scene;
+        int steps;
+    };
+    std::size_t constrained_scenes = 0;
+    for (const Run run : { Run { "granules", 30 }, Run { "all_in", 15 }, Run { "cloth_on_sphere", 15 },
+                           Run { "noodles", 8 }, Run { "cloth_stack", 6 }, Run { "hanging_cloth", 6 } }) {
+        INFO("scene " << run.scene);
+        const Scene scene = make_scene(run.scene);
+        AlSimulator sim(scene.model, al_parameters_of(scene));
+        constrained_scenes += al_run_checked(sim, run.steps) > 0;
+    }
+    CHECK(constrained_scenes >= 4); // the runs reach contact
+}
+
+TEST_CASE("AL: a block on an incline sticks when mu >= tan(angle) and slides otherwise", "[examples][al]")
+{
+    const double angle = std::atan(0.5);
+    const double g = 9.81;
+    const Eigen::Vector3d down_slope(-std::cos(angle), -std::sin(angle), 0);
+    for (const double mu : { 0.55, 0.45 }) {
+        const Scene scene = incline(angle, mu);
+        AlParameters p = al_parameters_of(scene);
+        p.eps_v = 1e-5;
+        AlSimulator sim(scene.model, p);
+        const Eigen::MatrixXd start = sim.positions();
+        for (int s = 0; s < 5; ++s) { // land
+            sim.step();
+        }
+        const Eigen::MatrixXd landed = sim.positions();
+        const int steps = 15;
+        al_run_checked(sim, steps);
+        const Eigen::Index first_block_vertex = 9; // after the 3 x 3 board
+        const Eigen::Index n = sim.positions().rows() - first_block_vertex;
+        const double along
+            = (sim.positions().bottomRows(n) - landed.bottomRows(n)).colwise().mean().transpose().dot(down_slope);
+        INFO("mu = " << mu << ", moved along the slope " << along << " m");
+        const double speed = sim.velocities().bottomRows(n).colwise().mean().dot(down_slope);
+        INFO("final speed along the slope " << speed << " m/s");
+        if (mu >= 0.5) {
+            // Sticks: after landing it has moved less than 1 mm (it settles
+            // while the lagged friction builds up) and ends below 0.1 mm/s
+            // (smoothed friction creeps; eps_v = 1e-5 m/s), against about
+            // 0.1 m/s of sliding at mu = 0.45 after the same time.
+            CHECK(std::abs(along) < 1e-3);
+            CHECK(std::abs(speed) < 1e-4);
+        } else {
+            const double t = steps * p.dt;
+            const double v0 = (landed.bottomRows(n) - start.bottomRows(n)).colwise().mean().dot(down_slope) / (5 * p.dt);
+            const double a = g * (std::sin(angle) - mu * std::cos(angle));
+            const double expected = std::max(0.0, v0) * t + 0.5 * a * t * t;
+            CHECK(along > 0.5 * expected);
+            CHECK(along < 1.5 * expected + 1e-3);
+        }
+    }
+}
+
+TEST_CASE("AL: two soft blocks colliding keep their linear momentum", "[examples][al]")
+{
+    for (const double friction : { 0.0, 0.5 }) {
+        INFO("friction " << friction);
+        Model model;
+        model.gravity.setZero();
+        const TetMesh a = box_tet_mesh({ -0.12, 0, 0 }, { -0.02, 0.1, 0.1 }, 2, 2, 2);
+        const TetMesh b = box_tet_mesh({ 0.02, 0.03, 0.02 }, { 0.12, 0.13, 0.12 }, 2, 2, 2);
+        const ipc::Index first_b = model.add_volume(a.vertices, a.tets, VolumeMaterial { 1000, 1e5, 0.3 }, 0);
+        const ipc::Index second = model.add_volume(b.vertices, b.tets, VolumeMaterial { 500, 1e5, 0.3 }, 0);
+        (void)first_b;
+        for (ipc::Index v = 0; v < model.num_vertices(); ++v) {
+            model.velocities.row(v) = v < second ? Eigen::RowVector3d(2, 0.3, 0) : Eigen::RowVector3d(-1, 0, 0);
+        }
+        const auto momentum = [&](const AlSimulator& sim) {
+            return Eigen::Vector3d((sim.velocities().array().colwise() * sim.model().mass.array()).colwise().sum());
+        };
+        AlParameters p;
+        p.dt = 0.005;
+        p.delta = 1e-3;
+        p.friction = friction;
+        p.k_min = friction > 0 ? 6 : 2;
+        p.cg_tolerance = 1e-8;
+        p.check_intersections = true;
+        AlSimulator sim(model, p);
+        const Eigen::Vector3d before = momentum(sim);
+        const std::size_t most = al_run_checked(sim, 12);
+        CHECK(most > 0); // they collide
+        const Eigen::Vector3d after = momentum(sim);
+        INFO("momentum before " << before.transpose() << ", after " << after.transpose());
+        CHECK((after - before).norm() <= 1e-4 * before.norm());
+    }
+}
+
+TEST_CASE("AL: bad parameters and infeasible starts are rejected", "[examples][al]")
+{
+    const Scene scene = make_scene("granules");
+    AlParameters p = al_parameters_of(scene);
+    p.delta = -1;
+    CHECK_THROWS_AS(AlSimulator(scene.model, p), ipc::invalid_argument);
+    p = al_parameters_of(scene);
+    p.k_min = 0;
+    CHECK_THROWS_AS(AlSimulator(scene.model, p), ipc::invalid_argument);
+    p = al_parameters_of(scene);
+    p.dt = std::nan("");
+    CHECK_THROWS_AS(AlSimulator(scene.model, p), ipc::invalid_argument);
+    // Two particles at the same place start inside their offset.
+    Model model;
+    Eigen::MatrixXd V(2, 3);
+    V << 0, 0, 0, 0, 0, 0;
+    model.add_particles(V, ParticleMaterial {}, 1e-3);
+    CHECK_THROWS_AS(AlSimulator(model, AlParameters {}), ipc::penetration);
+}
