@@ -13,9 +13,7 @@
 //
 // Outputs and exit codes as ipc_sim's.
 
-#include "al_solver.hpp"
-
-#include <ipc/scenes.hpp>
+#include "al_scenes.hpp"
 
 #include <common/cli.hpp>
 #include <common/frame_output.hpp>
@@ -38,19 +36,6 @@
 using namespace ipc::examples;
 
 namespace {
-
-/// The AL parameters of a scene (see the file comment).
-AlParameters al_parameters(const Scene& scene)
-{
-    AlParameters p;
-    p.dt = scene.parameters.dt;
-    p.delta = scene.parameters.dhat;
-    p.friction = scene.parameters.mu;
-    p.eps_v = scene.parameters.eps_v;
-    const bool cloth = !scene.model.membranes.empty();
-    p.k_min = p.friction > 0 || cloth ? 6 : 2;
-    return p;
-}
 
 Json al_report(const Scene& scene, const std::string& size, const AlParameters& p,
                const std::vector<AlStepStats>& steps)

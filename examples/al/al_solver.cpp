@@ -116,18 +116,7 @@ public:
         x_ = model_.positions;
         v_ = model_.velocities;
 
-        Eigen::MatrixXi F(Index(model_.contact_faces.size()), 3), E(Index(model_.contact_edges.size()), 2),
-            T(Index(model_.tetrahedra.size()), 4);
-        for (std::size_t i = 0; i < model_.contact_faces.size(); ++i) {
-            F.row(Index(i)) = model_.contact_faces[i].transpose();
-        }
-        for (std::size_t i = 0; i < model_.contact_edges.size(); ++i) {
-            E.row(Index(i)) = model_.contact_edges[i].transpose();
-        }
-        for (std::size_t i = 0; i < model_.tetrahedra.size(); ++i) {
-            T.row(Index(i)) = model_.tetrahedra[i].transpose();
-        }
-        mesh_ = CollisionMesh::Builder(x_).tetrahedra(T).faces(F).edges(E).vertex_radii(model_.contact_radius).build();
+        mesh_ = model_.collision_mesh();
         held_ = model_.held();
         elastic_ = StencilAssembly(n, model_.num_elements(), [&](Index k) { return model_.element_vertices(k); });
         elastic_.build_sparsity_pattern();

@@ -21,6 +21,7 @@
 #include <ipc/core/error.hpp>
 #include <ipc/core/math.hpp>
 #include <ipc/core/psd_projection.hpp>
+#include <ipc/mesh/collision_mesh.hpp>
 #include <ipc/potentials/stencil_assembly.hpp>
 
 #include <Eigen/Core>
@@ -258,6 +259,25 @@ public:
     {
         require(v >= 0 && v < num_vertices(), "script: vertex ", v, " out of range");
         scripted.push_back({ v, std::move(motion) });
+    }
+
+    /// The collision mesh of the contact surfaces, edges and tetrahedra at
+    /// the initial positions, with the contact radii (validated by
+    /// CollisionMesh: degenerate or out-of-range elements throw).
+    CollisionMesh collision_mesh() const
+    {
+        Eigen::MatrixXi F(Index(contact_faces.size()), 3), E(Index(contact_edges.size()), 2),
+            T(Index(tetrahedra.size()), 4);
+        for (std::size_t i = 0; i < contact_faces.size(); ++i) {
+            F.row(Index(i)) = contact_faces[i].transpose();
+        }
+        for (std::size_t i = 0; i < contact_edges.size(); ++i) {
+            E.row(Index(i)) = contact_edges[i].transpose();
+        }
+        for (std::size_t i = 0; i < tetrahedra.size(); ++i) {
+            T.row(Index(i)) = tetrahedra[i].transpose();
+        }
+        return CollisionMesh::Builder(positions).tetrahedra(T).faces(F).edges(E).vertex_radii(contact_radius).build();
     }
 
     /// True for vertices whose position is prescribed (fixed, scripted).

@@ -5,8 +5,7 @@
 
 #include <catch2/catch.hpp>
 
-#include <al/al_solver.hpp>
-#include <ipc/scenes.hpp>
+#include <al/al_scenes.hpp>
 
 #include <ipc/collisions/intersection.hpp>
 #include <ipc/collisions/minimum_distance.hpp>
@@ -23,12 +22,7 @@ namespace {
 
 AlParameters al_parameters_of(const Scene& scene)
 {
-    AlParameters p;
-    p.dt = scene.parameters.dt;
-    p.delta = scene.parameters.dhat;
-    p.friction = scene.parameters.mu;
-    p.eps_v = scene.parameters.eps_v;
-    p.k_min = p.friction > 0 || !scene.model.membranes.empty() ? 6 : 2;
+    AlParameters p = al_parameters(scene);
     p.check_intersections = true;
     return p;
 }
