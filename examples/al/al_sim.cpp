@@ -169,6 +169,8 @@ int main(int argc, char** argv)
         if (!o.json.empty()) {
             write_json(o.json, al_report(scene, o.size, parameters, steps));
         }
+        fmt::print("\nframes     {}/frame_NNNN.obj (frame_0000 to frame_{:04d})\npicture    {}\nstatistics {}\n", out,
+                   frames, picture, o.json.empty() ? std::string("none (use --json FILE)") : o.json);
     } catch (const ipc::error& e) {
         fmt::print(stderr, "error: {}\n", e.what());
         return exit_failure;

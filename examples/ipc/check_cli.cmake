@@ -7,6 +7,14 @@
 # simulated), 0 for a one-step run that writes its frames, picture and JSON.
 cmake_minimum_required(VERSION 3.16)
 
+# NAME (default ipc_sim) and HINT_SCENE (default all_in) let the same checks
+# run on every example program with ipc_sim's command line (al_sim too).
+if(NOT NAME)
+  set(NAME ipc_sim)
+endif()
+if(NOT HINT_SCENE)
+  set(HINT_SCENE all_in)
+endif()
 foreach(_var IN ITEMS IPC_SIM WORK_DIR)
   if(NOT DEFINED ${_var})
     message(FATAL_ERROR "check_cli.cmake: pass -D${_var}=...")
@@ -28,7 +36,7 @@ macro(expect_exit code)
   execute_process(COMMAND "${IPC_SIM}" ${ARGN}
     RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 240)
   string(REPLACE ";" " " _args "${ARGN}")
-  set(_last "ipc_sim ${_args}")
+  set(_last "${NAME} ${_args}")
   if(NOT "${rc}" STREQUAL "${code}")
     _fail("${_last}: exit ${rc}, expected ${code}\n--- stdout:\n${out}\n--- stderr:\n${err}")
   endif()
@@ -66,7 +74,7 @@ endforeach()
 
 # No arguments: usage and a hint, exit 2.
 expect_exit(2)
-expect_in(err "try: ipc_sim --scene all_in")
+expect_in(err "try: ${NAME} --scene ${HINT_SCENE}")
 expect_in(err "--list-scenes")
 
 # Unknown flags and bad values: a message, exit 2, nothing on stdout.
@@ -83,7 +91,7 @@ foreach(_bad IN ITEMS
     "--scene"
     "--frames;1")
   expect_exit(2 ${_bad})
-  expect_in(err "ipc_sim: ")
+  expect_in(err "${NAME}: ")
   expect_empty(out)
 endforeach()
 
@@ -128,6 +136,6 @@ if(EXISTS "${_run}/stats.json" AND CMAKE_VERSION VERSION_GREATER_EQUAL 3.19)
 endif()
 
 if(_failures GREATER 0)
-  message(FATAL_ERROR "${_failures} ipc_sim command-line check(s) failed:\n${_report}")
+  message(FATAL_ERROR "${_failures} ${NAME} command-line check(s) failed:\n${_report}")
 endif()
-message(STATUS "ipc_sim command line: all checks passed")
+message(STATUS "${NAME} command line: all checks passed")
