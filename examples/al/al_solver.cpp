@@ -159,11 +159,11 @@ public:
         update_friction();
         // Penalty from the incremental potential's Hessian at x^t (Eq. 20).
         {
-            Eigen::SparseMatrix<double> H = incremental_hessian(x_);
+            const Eigen::VectorXd diagonal = incremental_hessian(x_).diagonal();
             double largest = 0;
-            for (Index i = 0; i < H.rows(); ++i) {
+            for (Index i = 0; i < diagonal.size(); ++i) {
                 if (!held_[std::size_t(i / 3)]) {
-                    largest = std::max(largest, H.coeff(i, i));
+                    largest = std::max(largest, diagonal[i]);
                 }
             }
             mu_ = p_.mu_scale * std::max(largest, 1e-12);

@@ -87,6 +87,14 @@ inline void jitter(Eigen::MatrixXd& V, double amount, unsigned seed)
     }
 }
 
+// The end positions of a random motion: V0 jittered by up to `amount`.
+inline Eigen::MatrixXd random_motion(const Eigen::MatrixXd& V0, double amount, unsigned seed)
+{
+    Eigen::MatrixXd V1 = V0;
+    jitter(V1, amount, seed);
+    return V1;
+}
+
 // The scenes: every codimension mix close enough for many active pairs of
 // every type at dhat = 0.05. radius > 0 gives every vertex that radius, and
 // `varied` gives the vertices radii in [0, radius].

@@ -28,12 +28,6 @@
 
 namespace {
 
-Eigen::MatrixXd moved(const Eigen::MatrixXd& V0, double amount, unsigned seed)
-{
-    Eigen::MatrixXd V1 = V0;
-    ipc::test::jitter(V1, amount, seed);
-    return V1;
-}
 
 // Every hit by querying every admissible pair with tmax = 1 (no broad phase,
 // no filter).
@@ -90,7 +84,7 @@ template <typename CCD> void check_hits_against_brute_force(const CCD& ccd, int&
                 INFO("radius " << radius << " scene " << s << " seed " << seed);
                 const ipc::CollisionMesh& mesh = scenes[s].mesh;
                 const Eigen::MatrixXd& V0 = scenes[s].V;
-                const Eigen::MatrixXd V1 = moved(V0, 0.08, 100 * unsigned(s) + seed + 7);
+                const Eigen::MatrixXd V1 = ipc::test::random_motion(V0, 0.08, 100 * unsigned(s) + seed + 7);
                 const double min_distance = seed % 2 ? 0.002 : 0.0;
                 const auto hits = ipc::collision_hits(mesh, V0, V1, min_distance, ipc::BroadPhaseMethod::bvh, ccd);
                 const auto expected = brute_force_hits(mesh, V0, V1, min_distance, ccd);
@@ -130,7 +124,7 @@ TEST_CASE("collision_hits is identical for 1 and many threads", "[hits][threads]
     ipc::test::add_sheet(V0, F, 30, 30, 1.0, 0.0, 0.01);
     ipc::test::add_sheet(V0, F, 30, 30, 1.0, 0.03, 0.01, { 0.013, 0.006 });
     const ipc::CollisionMesh mesh(V0, E, F);
-    const Eigen::MatrixXd V1 = moved(V0, 0.03, 11);
+    const Eigen::MatrixXd V1 = ipc::test::random_motion(V0, 0.03, 11);
     const ipc::Candidates candidates = ipc::swept_candidates(mesh, V0, V1);
     REQUIRE(candidates.size() > 4 * 4096);
 #if IPC_HAS_OPENMP

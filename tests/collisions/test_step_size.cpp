@@ -76,12 +76,7 @@ long double smallest_gap(const ipc::CollisionMesh& mesh, const Eigen::MatrixXd& 
 }
 
 // Random end positions: every vertex moves by up to `amount` per axis.
-Eigen::MatrixXd random_motion(const Eigen::MatrixXd& V0, double amount, unsigned seed)
-{
-    Eigen::MatrixXd V1 = V0;
-    ipc::test::jitter(V1, amount, seed);
-    return V1;
-}
+using ipc::test::random_motion;
 
 } // namespace
 
