@@ -113,7 +113,7 @@ int main(int argc, char** argv)
 #endif
         Scene scene = make_scene(o.scene, o.paper());
         if (o.dt > 0) {
-            scene.parameters.dt = o.dt;
+            scene.physics.dt = o.dt;
         }
         const int frames = o.frames > 0 ? o.frames : scene.frames;
         const std::string out = o.out.empty() ? "out/al_" + scene.name : o.out;

@@ -3,6 +3,7 @@
 
 #include "al_solver.hpp"
 
+#include <common/contact_distances.hpp>
 #include <common/sparse_assembly.hpp>
 
 #include <ipc/collisions/collision_free_step_size.hpp>
@@ -400,7 +401,11 @@ private:
         }
         // Dual update and decay.
         for (std::size_t i = 0; i < cs.size(); ++i) {
-            update_multiplier(constraints_.constraints()[i], constraint_value(i, y), mu_, p_.decay);
+            PersistentConstraint& c = constraints_.constraints()[i];
+            update_multiplier(c, constraint_value(i, y), mu_, p_.decay);
+            if (!p_.multipliers) {
+                c.lambda = 0;
+            }
         }
     }
 
@@ -431,21 +436,9 @@ private:
     {
         Collisions c;
         c.build(mesh_, x_, 2 * p_.delta);
-        const auto visit = [&](const auto& list) {
-            for (const auto& k : list) {
-                Eigen::Matrix<double, Eigen::Dynamic, 1> q(3 * Index(k.vertices.size()));
-                for (std::size_t i = 0; i < k.vertices.size(); ++i) {
-                    q.segment<3>(3 * Index(i)) = x_.row(k.vertices[i]).transpose();
-                }
-                const double d = std::sqrt(k.distance_squared(q));
-                stats.min_distance = stats.min_distance ? std::min(*stats.min_distance, d) : d;
-                stats.min_gap = stats.min_gap ? std::min(*stats.min_gap, d - k.offset) : d - k.offset;
-            }
-        };
-        visit(c.vertex_vertex);
-        visit(c.edge_vertex);
-        visit(c.edge_edge);
-        visit(c.face_vertex);
+        const ContactDistances d = contact_distances(c, x_);
+        stats.min_distance = d.min_distance;
+        stats.min_gap = d.min_gap;
     }
 
     Model model_;

@@ -59,6 +59,9 @@ struct AlParameters {
     double cg_tolerance = 1e-4;    ///< PCG relative residual
     double friction = 0;       ///< friction coefficient mu_f
     double eps_v = 1e-3;       ///< friction velocity threshold (m/s)
+    /// false: a plain quadratic penalty (every lambda stays 0), the ablation
+    /// that shows what the multipliers do.
+    bool multipliers = true;
     /// After every step, throw ipc::penetration if ipc::has_intersections
     /// finds a crossing (on by default in debug builds).
 #ifdef NDEBUG

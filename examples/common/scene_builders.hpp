@@ -29,6 +29,83 @@ struct TetMesh {
     Eigen::MatrixXi tets;
 };
 
+/// Flat rectangle from origin spanning the edge vectors u and v, with nu by
+/// nv quads split in two; the triangles face u x v.
+inline TriangleMesh quad_patch(const Eigen::Vector3d& origin, const Eigen::Vector3d& u, const Eigen::Vector3d& v, int nu, int nv)
+{
+    require(nu >= 1 && nv >= 1 && u.cross(v).norm() > 0, "quad_patch: bad resolution or degenerate edges");
+    TriangleMesh m;
+    m.vertices.resize((nu + 1) * (nv + 1), 3);
+    for (int j = 0; j <= nv; ++j) {
+        for (int i = 0; i <= nu; ++i) {
+            m.vertices.row(j * (nu + 1) + i) = (origin + u * (double(i) / nu) + v * (double(j) / nv)).transpose();
+        }
+    }
+    m.faces.resize(2 * nu * nv, 3);
+    int f = 0;
+    for (int j = 0; j < nv; ++j) {
+        for (int i = 0; i < nu; ++i) {
+            const int a = j * (nu + 1) + i, b = a + 1, c = a + nu + 1, d = c + 1;
+            m.faces.row(f++) << a, b, d; // (b - a) x (d - a) = u x (u + v) ~ u x v
+            m.faces.row(f++) << a, d, c;
+        }
+    }
+    return m;
+}
+
+/// The union of the meshes with vertices closer than tolerance (m) merged.
+inline TriangleMesh weld(const std::vector<TriangleMesh>& parts, double tolerance = 1e-9)
+{
+    std::vector<Eigen::RowVector3d> vertices;
+    std::vector<Eigen::Vector3i> faces;
+    for (const TriangleMesh& part : parts) {
+        std::vector<int> id(std::size_t(part.vertices.rows()));
+        for (Eigen::Index i = 0; i < part.vertices.rows(); ++i) {
+            int found = -1;
+            for (std::size_t k = 0; k < vertices.size() && found < 0; ++k) {
+                if ((vertices[k] - part.vertices.row(i)).norm() <= tolerance) {
+                    found = int(k);
+                }
+            }
+            if (found < 0) {
+                found = int(vertices.size());
+                vertices.push_back(part.vertices.row(i));
+            }
+            id[std::size_t(i)] = found;
+        }
+        for (Eigen::Index f = 0; f < part.faces.rows(); ++f) {
+            faces.emplace_back(id[std::size_t(part.faces(f, 0))], id[std::size_t(part.faces(f, 1))],
+                id[std::size_t(part.faces(f, 2))]);
+        }
+    }
+    TriangleMesh m;
+    m.vertices.resize(Eigen::Index(vertices.size()), 3);
+    for (std::size_t i = 0; i < vertices.size(); ++i) {
+        m.vertices.row(Eigen::Index(i)) = vertices[i];
+    }
+    m.faces.resize(Eigen::Index(faces.size()), 3);
+    for (std::size_t i = 0; i < faces.size(); ++i) {
+        m.faces.row(Eigen::Index(i)) = faces[i].transpose();
+    }
+    return m;
+}
+
+/// Open box (a floor and four walls, no lid), width along x, depth along z,
+/// floor centre at bottom; n quads per side, triangles facing inward.
+inline TriangleMesh open_box_mesh(const Eigen::Vector3d& bottom, double width, double depth, double height, int n)
+{
+    require(width > 0 && depth > 0 && height > 0, "open_box_mesh: bad size");
+    const Eigen::Vector3d X(width, 0, 0), Y(0, height, 0), Z(0, 0, depth);
+    const Eigen::Vector3d lo = bottom - X / 2 - Z / 2;
+    return weld({
+        quad_patch(lo, Z, X, n, n),          // floor, facing +y
+        quad_patch(lo, Y, Z, n, n),          // x = low, facing +x
+        quad_patch(lo + X, Z, Y, n, n),      // x = high, facing -x
+        quad_patch(lo, X, Y, n, n),          // z = low, facing +z
+        quad_patch(lo + Z, Y, X, n, n),      // z = high, facing -z
+    });
+}
+
 /// Horizontal rectangular cloth centred at center, size_x by size_z metres,
 /// with nx by nz quads (each split in two, alternating diagonals), facing +y.
 inline TriangleMesh grid_cloth(const Eigen::Vector3d& center, double size_x, double size_z, int nx, int nz)
@@ -217,6 +294,67 @@ inline TetMesh ball_tet_mesh(const Eigen::Vector3d& center, double radius, int n
         if (remap[v] >= 0) {
             m.vertices.row(remap[v]) = box.vertices.row(Eigen::Index(v));
         }
+    }
+    return m;
+}
+
+/// A ring of square cross-section (a torus swept by a square of side
+/// 2 half_side) around center, in the plane of the orthonormal axes e1, e2,
+/// with centreline radius radius and the given number of segments; 6
+/// tetrahedra per segment, positively oriented.
+inline TetMesh ring_tet_mesh(const Eigen::Vector3d& center, const Eigen::Vector3d& e1, const Eigen::Vector3d& e2,
+    double radius, double half_side, int segments)
+{
+    require(segments >= 3 && half_side > 0 && radius > half_side, "ring_tet_mesh: bad size or resolution");
+    const Eigen::Vector3d e3 = e1.cross(e2);
+    // Vertex (radial i, segment s, axial k); (radial, tangential, e3) is right-handed.
+    auto id = [&](int i, int s, int k) { return ((s % segments) * 2 + k) * 2 + i; };
+    TetMesh m;
+    m.vertices.resize(4 * segments, 3);
+    for (int s = 0; s < segments; ++s) {
+        const double theta = 2 * pi * s / segments;
+        const Eigen::Vector3d radial = std::cos(theta) * e1 + std::sin(theta) * e2;
+        for (int k = 0; k < 2; ++k) {
+            for (int i = 0; i < 2; ++i) {
+                m.vertices.row(id(i, s, k))
+                    = (center + (radius + (2 * i - 1) * half_side) * radial + (2 * k - 1) * half_side * e3).transpose();
+            }
+        }
+    }
+    static const int split[6][4] = { { 0, 1, 3, 7 }, { 0, 3, 2, 7 }, { 0, 2, 6, 7 }, { 0, 6, 4, 7 },
+        { 0, 4, 5, 7 }, { 0, 5, 1, 7 } };
+    m.tets.resize(6 * segments, 4);
+    int t = 0;
+    for (int s = 0; s < segments; ++s) {
+        int corner[8];
+        for (int c = 0; c < 8; ++c) {
+            corner[c] = id(c & 1, s + ((c >> 1) & 1), (c >> 2) & 1);
+        }
+        for (const auto& q : split) {
+            m.tets.row(t++) << corner[q[0]], corner[q[1]], corner[q[2]], corner[q[3]];
+        }
+    }
+    return m;
+}
+
+/// Voussoir k of an arch of `blocks` blocks: the annular sector between
+/// radii inner and outer and angles pi k / blocks and pi (k + 1) / blocks
+/// in the xy-plane around center, depth along z, each side face moved
+/// inward by gap / 2 so that neighbours are gap apart (m); one cube of 6
+/// tetrahedra.
+inline TetMesh voussoir_tet_mesh(const Eigen::Vector3d& center, double inner, double outer, double depth, int blocks,
+    int k, double gap)
+{
+    require(0 < inner && inner < outer && depth > 0 && 0 <= k && k < blocks && gap >= 0, "voussoir_tet_mesh: bad size");
+    TetMesh m = box_tet_mesh(Eigen::Vector3d::Zero(), Eigen::Vector3d::Ones(), 1, 1, 1);
+    for (Eigen::Index i = 0; i < m.vertices.rows(); ++i) {
+        // (radial, angular, z) is right-handed, so the tets keep their orientation.
+        const double r = inner + m.vertices(i, 0) * (outer - inner);
+        const double theta = pi * (k + m.vertices(i, 1)) / blocks;
+        const Eigen::Vector3d tangent(-std::sin(theta), std::cos(theta), 0);
+        m.vertices.row(i) = (center + Eigen::Vector3d(r * std::cos(theta), r * std::sin(theta), (m.vertices(i, 2) - 0.5) * depth)
+            + (0.5 - m.vertices(i, 1)) * gap * tangent)
+                                .transpose();
     }
     return m;
 }

@@ -13,7 +13,7 @@
 // line (also when run without arguments).
 
 #include "report.hpp"
-#include "scenes.hpp"
+#include "ipc_scenes.hpp"
 #include "solver.hpp"
 
 #include <common/cli.hpp>
@@ -105,7 +105,7 @@ int main(int argc, char** argv)
 #endif
         Scene scene = make_scene(o.scene, o.paper());
         if (o.dt > 0) {
-            scene.parameters.dt = o.dt;
+            scene.physics.dt = o.dt;
         }
         const int frames = o.frames > 0 ? o.frames : scene.frames;
         const std::string out = o.out.empty() ? "out/" + scene.name : o.out;
@@ -123,7 +123,7 @@ int main(int argc, char** argv)
         const std::string picture = out + "/last_frame.png";
         const std::string json_text = o.json.empty() ? std::string("none (use --json FILE)") : o.json;
 
-        SolverParameters parameters = scene.parameters;
+        SolverParameters parameters = ipc_parameters(scene);
         if (termination == "toi") {
             parameters.termination = SolverParameters::Termination::toi;
             parameters.toi_k_min = parameters.mu > 0 || !scene.model.membranes.empty() ? 6 : 2;

@@ -3,7 +3,7 @@
 /// What ipc_sim reports about a run: totals over the steps (the summary
 /// table) and the statistics document written with --json.
 
-#include "scenes.hpp"
+#include "ipc_scenes.hpp"
 #include "solver.hpp"
 
 #include <common/json_output.hpp>
@@ -26,7 +26,10 @@ struct RunTotals {
     double contacts = 0; ///< summed over the steps
     std::size_t max_contacts = 0;
     std::optional<double> min_gap;
+    std::optional<double> min_distance;
     std::optional<double> max_strain;
+    double factorizations = 0;
+    double toi_sum = 0; ///< sum over steps of the mean alpha
     int not_converged = 0;
     double time_assembly = 0, time_solve = 0, time_ccd = 0, time_line_search = 0;
 
@@ -47,6 +50,11 @@ inline RunTotals run_totals(const std::vector<StepStats>& steps)
         if (s.min_gap) {
             t.min_gap = t.min_gap ? std::min(*t.min_gap, *s.min_gap) : *s.min_gap;
         }
+        if (s.min_distance) {
+            t.min_distance = t.min_distance ? std::min(*t.min_distance, *s.min_distance) : *s.min_distance;
+        }
+        t.factorizations += s.factorizations;
+        t.toi_sum += s.toi_mean;
         if (s.max_strain) {
             t.max_strain = t.max_strain ? std::max(*t.max_strain, *s.max_strain) : *s.max_strain;
         }
@@ -85,6 +93,9 @@ inline Json run_report(const Scene& scene, const std::string& size, const Solver
             { "newton_iterations", s.newton_iterations },
             { "contacts", s.contacts },
             { "min_gap", json_number(s.min_gap) },
+            { "min_distance", json_number(s.min_distance) },
+            { "factorizations", s.factorizations },
+            { "toi_mean", json_number(s.toi_mean) },
             { "max_strain", json_number(s.max_strain) },
             { "seconds", json_number(s.seconds) },
             { "kappa", json_number(s.kappa) },
@@ -100,7 +111,10 @@ inline Json run_report(const Scene& scene, const std::string& size, const Solver
         { "newton_iterations_per_step", json_number(t.per_step(t.newton_iterations)) },
         { "max_contacts", t.max_contacts },
         { "min_gap", json_number(t.min_gap) },
+        { "min_distance", json_number(t.min_distance) },
         { "max_strain", json_number(t.max_strain) },
+        { "factorizations_per_step", json_number(t.per_step(t.factorizations)) },
+        { "toi_mean", json_number(t.per_step(t.toi_sum)) },
         { "steps_not_converged", t.not_converged },
         { "seconds_assembly", json_number(t.time_assembly) },
         { "seconds_linear_solve", json_number(t.time_solve) },

@@ -2,6 +2,7 @@
 
 #include "solver.hpp"
 
+#include <common/contact_distances.hpp>
 #include <common/sparse_assembly.hpp>
 
 #include <ipc/barrier/adaptive_stiffness.hpp>
@@ -175,6 +176,8 @@ public:
         using clock = std::chrono::steady_clock;
         const auto start = clock::now();
         StepStats stats;
+        factorizations_ = 0;
+        alpha_sum_ = 0;
         const double h = p_.dt;
         x_start_ = x_;
 
@@ -230,6 +233,13 @@ public:
         c.build(mesh_, x_, p_.dhat);
         stats.contacts = c.size();
         stats.min_gap = min_gap(c, x_);
+        {
+            Collisions near;
+            near.build(mesh_, x_, 2 * p_.dhat);
+            stats.min_distance = contact_distances(near, x_).min_distance;
+        }
+        stats.factorizations = factorizations_;
+        stats.toi_mean = stats.newton_iterations > 0 ? alpha_sum_ / stats.newton_iterations : 0;
         if (!model_.membranes.empty()) {
             stats.max_strain = largest_stretches(x_).maxCoeff();
         }
@@ -343,18 +353,7 @@ private:
 
     std::optional<double> min_gap(const Collisions& c, const Eigen::MatrixXd& x) const
     {
-        std::optional<double> gap;
-        auto visit = [&](const auto& list) {
-            for (const auto& k : list) {
-                const double d = std::sqrt(k.distance_squared(gather(x, k.vertices))) - k.offset;
-                gap = gap ? std::min(*gap, d) : d;
-            }
-        };
-        visit(c.vertex_vertex);
-        visit(c.edge_vertex);
-        visit(c.edge_edge);
-        visit(c.face_vertex);
-        return gap;
+        return contact_distances(c, x).min_gap;
     }
 
     // ------------------------------------------------------------------ Newton
@@ -444,6 +443,7 @@ private:
             x = x_new;
             c = std::move(c_new);
             e_prev = e_new;
+            alpha_sum_ += alpha;
 
             // Stiffness updates (energy changes with them).
             bool changed = false;
@@ -522,6 +522,7 @@ private:
         }
         for (int attempt = 0; attempt < 4; ++attempt) {
             linear_solver_.factorize(H);
+            ++factorizations_;
             if (linear_solver_.info() == Eigen::Success) {
                 Eigen::VectorXd p = linear_solver_.solve(-g);
                 if (linear_solver_.info() == Eigen::Success && all_finite(p)) {
@@ -557,6 +558,8 @@ private:
 #else
     Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> linear_solver_;
 #endif
+    int factorizations_ = 0; ///< numeric factorisations in the current step
+    double alpha_sum_ = 0;   ///< accepted step fractions in the current step
     Index analysed_rows_ = -1; ///< pattern of the last symbolic analysis
     std::vector<int> analysed_outer_, analysed_inner_;
 };

@@ -70,6 +70,9 @@ struct StepStats {
     int newton_iterations = 0;
     std::size_t contacts = 0;         ///< active pairs at the end of the step
     std::optional<double> min_gap;    ///< smallest d - xi over active pairs (m)
+    std::optional<double> min_distance; ///< smallest distance over the pairs within 2 dhat + xi (m)
+    int factorizations = 0;           ///< sparse Cholesky factorisations (the linear solves' cost)
+    double toi_mean = 0;              ///< mean accepted step fraction alpha per Newton iteration
     std::optional<double> max_strain; ///< largest singular value over shell triangles
     double seconds = 0;
     double kappa = 0;                 ///< barrier stiffness at the end of the step

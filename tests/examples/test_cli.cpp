@@ -3,7 +3,7 @@
 #include <common/cli.hpp>
 #include <common/json_output.hpp>
 #include <ipc/report.hpp>
-#include <ipc/scenes.hpp>
+#include <ipc/ipc_scenes.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -171,7 +171,7 @@ TEST_CASE("every scene has a one-line description for --list-scenes", "[examples
         CHECK(scene.shell_opacity <= 1);
         entries.push_back({ name, scene.description });
     }
-    CHECK(entries.size() == 7);
+    CHECK(entries.size() == 14);
     std::ostringstream out;
     print_scene_list(out, entries);
     std::istringstream lines(out.str());
@@ -220,16 +220,16 @@ TEST_CASE("the statistics document holds the steps and their totals", "[examples
     // Through a file and back with nlohmann's parser.
     const std::filesystem::path path = std::filesystem::temp_directory_path()
         / ("ipc_examples_report_" + std::to_string(std::random_device {}()) + ".json");
-    write_json(path.string(), run_report(scene, "small", scene.parameters, steps));
+    write_json(path.string(), run_report(scene, "small", ipc_parameters(scene), steps));
     std::ifstream file(path);
     const nlohmann::json j = nlohmann::json::parse(file);
     std::filesystem::remove(path);
 
     CHECK(j.at("scene") == "hanging_cloth");
     CHECK(j.at("size") == "small");
-    CHECK(j.at("parameters").at("dt") == scene.parameters.dt);
-    CHECK(j.at("parameters").at("dhat") == scene.parameters.dhat);
-    CHECK(j.at("parameters").at("strain_limit") == *scene.parameters.strain_limit);
+    CHECK(j.at("parameters").at("dt") == scene.physics.dt);
+    CHECK(j.at("parameters").at("dhat") == scene.physics.contact_gap);
+    CHECK(j.at("parameters").at("strain_limit") == *scene.physics.strain_limit);
     CHECK(j.at("parameters").at("vertices") == scene.model.num_vertices());
     REQUIRE(j.at("steps").size() == 3);
     CHECK(j.at("steps")[0].at("newton_iterations") == 4);

@@ -279,6 +279,59 @@ TEST_CASE("scene builders make valid meshes", "[examples][scenes]")
     CHECK_THROWS_AS(grid_cloth({ 0, 0, 0 }, 1, 1, 0, 1), ipc::invalid_argument);
 }
 
+namespace {
+/// Sum of the signed volumes of the tets (all must be positive).
+double positive_volume(const TetMesh& m)
+{
+    double total = 0;
+    for (Eigen::Index t = 0; t < m.tets.rows(); ++t) {
+        Eigen::Matrix3d D;
+        for (int k = 0; k < 3; ++k) {
+            D.col(k) = (m.vertices.row(m.tets(t, k + 1)) - m.vertices.row(m.tets(t, 0))).transpose();
+        }
+        CHECK(D.determinant() > 0);
+        total += D.determinant() / 6;
+    }
+    return total;
+}
+} // namespace
+
+TEST_CASE("rings, voussoirs and open boxes are valid and the right size", "[examples][scenes]")
+{
+    // A square-section ring of 24 straight prisms, each a trapezoid of area
+    // 2 R a sin(2 pi / 24) times the height 2a; every tet positive; closed at
+    // the seam (no vertex beyond the 4 per segment).
+    const double R = 0.03, a = 0.004;
+    const TetMesh ring = ring_tet_mesh({ 0, 0, 0 }, Eigen::Vector3d::UnitX(), Eigen::Vector3d::UnitZ(), R, a, 24);
+    CHECK(ring.vertices.rows() == 96);
+    CHECK(ring.tets.maxCoeff() == 95);
+    CHECK(positive_volume(ring) == Approx(24 * 4 * R * a * a * std::sin(2 * pi / 24)).epsilon(1e-9));
+    // Voussoirs without joints tile the polygonal half annulus: 5 trapezoids
+    // of area (outer^2 - inner^2) sin(pi / 5) / 2, depth 0.5.
+    double arch = 0;
+    for (int k = 0; k < 5; ++k) {
+        const TetMesh block = voussoir_tet_mesh({ 0, 0, 0 }, 1, 1.2, 0.5, 5, k, 0.0);
+        arch += positive_volume(block);
+        CHECK(block.vertices.col(1).minCoeff() >= -1e-12); // above the springing line
+    }
+    CHECK(arch == Approx(5 * 0.5 * (1.44 - 1) * std::sin(pi / 5) * 0.5).epsilon(1e-9));
+    // With a gap, neighbouring blocks' facing sides are exactly gap apart.
+    const TetMesh left = voussoir_tet_mesh({ 0, 0, 0 }, 1, 1.2, 0.5, 5, 1, 0.01);
+    const TetMesh right = voussoir_tet_mesh({ 0, 0, 0 }, 1, 1.2, 0.5, 5, 2, 0.01);
+    const Eigen::Vector3d normal(-std::sin(2 * pi / 5), std::cos(2 * pi / 5), 0);
+    CHECK(right.vertices.row(0).dot(normal) - left.vertices.row(2).dot(normal) == Approx(0.01));
+    // Open box: 5 faces of n x n quads, the shared edges welded, facing in.
+    const TriangleMesh box = open_box_mesh({ 0, 0, 0 }, 1, 2, 3, 2);
+    CHECK(box.faces.rows() == 5 * 8);
+    CHECK(box.vertices.rows() == 9 + 4 * 6 - 4 * 2); // floor, walls above it, less the shared vertical edges
+    for (Eigen::Index f = 0; f < box.faces.rows(); ++f) {
+        const Eigen::Vector3d p = box.vertices.row(box.faces(f, 0)), q = box.vertices.row(box.faces(f, 1)),
+                              r = box.vertices.row(box.faces(f, 2));
+        const Eigen::Vector3d centroid = (p + q + r) / 3, inside(0, 1.5, 0);
+        CHECK((q - p).cross(r - p).dot(inside - centroid) > 0);
+    }
+}
+
 TEST_CASE("sparse sums in place and with a new pattern agree with dense sums", "[examples][assembly]")
 {
     // A holds a random pattern; B_in lies inside it, B_out does not.

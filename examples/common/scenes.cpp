@@ -1,0 +1,476 @@
+// The example scenes (declared and described in scenes.hpp).
+
+#include "scenes.hpp"
+
+#include <common/scene_builders.hpp>
+
+#include <ipc/core/error.hpp>
+
+#include <cmath>
+#include <utility>
+#include <string>
+#include <vector>
+
+namespace ipc::examples {
+
+namespace {
+    ScenePhysics cloth_physics(double dt, double gap, double mu)
+    {
+        ScenePhysics p;
+        p.dt = dt;
+        p.contact_gap = gap;
+        p.friction = mu;
+        p.eps_v = 1e-3;
+        p.strain_limit = 1.0608;
+        return p;
+    }
+
+    /// Soft bodies in contact: time step dt, friction mu, dhat/delta 1 mm.
+    ScenePhysics soft_physics(double dt, double mu)
+    {
+        ScenePhysics p;
+        p.dt = dt;
+        p.friction = mu;
+        p.eps_v = 1e-3;
+        return p;
+    }
+
+    /// Motion by a piecewise linear offset through the keys (time in s,
+    /// offset in m), constant before the first and after the last.
+    ScriptedMotion offset_path(std::vector<std::pair<double, Eigen::Vector3d>> keys)
+    {
+        return [keys = std::move(keys)](double t, const Eigen::Vector3d& start) -> Eigen::Vector3d {
+            if (t <= keys.front().first) {
+                return start + keys.front().second;
+            }
+            for (std::size_t i = 1; i < keys.size(); ++i) {
+                if (t <= keys[i].first) {
+                    const double w = (t - keys[i - 1].first) / (keys[i].first - keys[i - 1].first);
+                    return start + (1 - w) * keys[i - 1].second + w * keys[i].second;
+                }
+            }
+            return start + keys.back().second;
+        };
+    }
+
+    /// Adds a plate (a board facing down when facing_down, else up) whose
+    /// vertices follow path; returns nothing, the plate is an obstacle.
+    void add_moving_plate(Model& model, const Eigen::Vector3d& center, double size, bool facing_down, const ScriptedMotion& path)
+    {
+        const Eigen::Vector3d X(size, 0, 0), Z(0, 0, size);
+        const Eigen::Vector3d lo = center - X / 2 - Z / 2;
+        const TriangleMesh plate = facing_down ? quad_patch(lo, X, Z, 2, 2) : quad_patch(lo, Z, X, 2, 2);
+        const Index base = model.add_obstacle(plate.vertices, plate.faces);
+        for (Index i = 0; i < plate.vertices.rows(); ++i) {
+            model.script(base + i, path);
+        }
+    }
+} // namespace
+
+std::vector<std::string> scene_names()
+{
+    return { "cloth_on_sphere", "cloth_stack", "noodles", "granules", "all_in", "incline", "hanging_cloth", "momentum",
+        "arch", "chains", "press", "well", "compress", "twist_cloth" };
+}
+
+Scene cloth_on_sphere(bool paper)
+{
+    Scene s;
+    s.name = "cloth_on_sphere";
+    s.description = "a square cotton sheet drapes over a fixed sphere above the ground";
+    s.physics = cloth_physics(0.04, 1e-3, 0.4);
+    const int n = paper ? 99 : 16; // paper: 10K nodes
+    s.model.add_shell(grid_cloth({ 0, 0.32, 0 }, 1, 1, n, n).vertices, grid_cloth({ 0, 0.32, 0 }, 1, 1, n, n).faces,
+        ShellMaterial {}, 0);
+    const TriangleMesh sphere = sphere_mesh({ 0, 0, 0 }, 0.3, paper ? 24 : 12, paper ? 48 : 24);
+    s.model.add_obstacle(sphere.vertices, sphere.faces);
+    const TriangleMesh ground = board_mesh({ 0, -0.31, 0 }, 2.5, 4);
+    s.model.add_obstacle(ground.vertices, ground.faces);
+    s.frames = paper ? 100 : 20;
+    s.eye = { 1.2, 1.0, 1.6 };
+    s.target = { 0, -0.05, 0 };
+    return s;
+}
+
+Scene cloth_stack(bool paper)
+{
+    Scene s;
+    s.name = "cloth_stack";
+    s.description = "sheets dropped one above the other onto a board, then a soft ball on top";
+    s.physics = cloth_physics(0.02, 1e-3, 0.1);
+    const int sheets = paper ? 8 : 3;
+    const int n = paper ? 60 : 10;
+    for (int i = 0; i < sheets; ++i) {
+        const TriangleMesh cloth = grid_cloth({ 0.01 * i, 0.02 + 0.015 * i, -0.01 * i }, 0.5, 0.5, n, n);
+        s.model.add_shell(cloth.vertices, cloth.faces, ShellMaterial {}, 0);
+    }
+    const TetMesh ball = ball_tet_mesh({ 0, 0.02 + 0.015 * sheets + 0.1, 0 }, 0.08, paper ? 8 : 4);
+    s.model.add_volume(ball.vertices, ball.tets, VolumeMaterial { 1000, 2e5, 0.4 }, 0);
+    const TriangleMesh board = board_mesh({ 0, 0, 0 }, 0.4, 2);
+    s.model.add_obstacle(board.vertices, board.faces);
+    s.frames = paper ? 150 : 30;
+    s.eye = { 0.7, 0.5, 0.9 };
+    s.target = { 0, 0.0, 0 };
+    return s;
+}
+
+Scene noodles(bool paper)
+{
+    Scene s;
+    s.name = "noodles";
+    s.description = "thick rods dropped in crossing layers into a hemispherical bowl";
+    s.physics.dt = 0.02;
+    s.physics.contact_gap = 5e-4;
+    s.physics.friction = 0.4;
+    s.physics.eps_v = 1e-5;
+    s.offset = 1e-3;
+    const double radius = 0.06925; // 13.85 cm bowl
+    const TriangleMesh bowl = bowl_mesh({ 0, 0, 0 }, radius, paper ? 16 : 8, paper ? 48 : 24);
+    s.model.add_obstacle(bowl.vertices, bowl.faces, 0);
+    const int layers = paper ? 25 : 4, per_layer = paper ? 25 : 3, segments = paper ? 200 : 16;
+    const double length = paper ? 0.4 : 0.1;
+    RodMaterial material;
+    material.young = 5e5;
+    for (int l = 0; l < layers; ++l) {
+        for (int r = 0; r < per_layer; ++r) {
+            const double across = 0.08 * ((r + 0.5) / per_layer - 0.5);
+            const double y = 0.01 + 0.006 * l;
+            Eigen::Vector3d a(-length / 2, y, across), b(length / 2, y, across);
+            if (l % 2 == 1) {
+                a = { across, y, -length / 2 };
+                b = { across, y, length / 2 };
+            }
+            s.model.add_rod(rod_polyline(a, b, segments), material, s.offset / 2);
+        }
+    }
+    s.frames = paper ? 150 : 30;
+    s.eye = { 0.12, 0.18, 0.22 };
+    s.target = { 0, -0.02, 0 };
+    return s;
+}
+
+Scene granules(bool paper)
+{
+    Scene s;
+    s.name = "granules";
+    s.description = "a block of particles dropped onto a cloth held at its four corners";
+    s.physics = cloth_physics(0.01, 1e-3, 0.05);
+    s.offset = 2e-3;
+    const int n = paper ? 80 : 12;
+    const double size = 0.3;
+    const TriangleMesh cloth = grid_cloth({ 0, 0, 0 }, size, size, n, n);
+    const Index base = s.model.add_shell(cloth.vertices, cloth.faces, ShellMaterial {}, s.offset / 2);
+    for (const Index corner : { Index(0), Index(n), Index(n * (n + 1)), Index((n + 1) * (n + 1) - 1) }) {
+        s.model.fix(base + corner);
+    }
+    const int k = paper ? 30 : 5;
+    const double spacing = 4e-3;
+    s.model.add_particles(particle_lattice({ -spacing * (k - 1) / 2, 0.006, -spacing * (k - 1) / 2 }, spacing, k, paper ? 50 : 4, k),
+        ParticleMaterial {}, s.offset / 2);
+    s.frames = paper ? 200 : 30;
+    s.eye = { 0.25, 0.22, 0.35 };
+    s.target = { 0, -0.03, 0 };
+    return s;
+}
+
+Scene all_in(bool paper)
+{
+    Scene s;
+    s.name = "all_in";
+    s.description = "a soft ball, a cloth, rods and particles dropped onto the ground together";
+    s.physics = cloth_physics(0.02, 1e-3, 0.2);
+    s.offset = 5e-4;
+    const double r = s.offset / 2;
+    const TriangleMesh ground = board_mesh({ 0, 0, 0 }, 1.0, 2);
+    s.model.add_obstacle(ground.vertices, ground.faces, 0);
+    const TetMesh ball = ball_tet_mesh({ 0, 0.07, 0 }, 0.06, paper ? 10 : 4);
+    s.model.add_volume(ball.vertices, ball.tets, VolumeMaterial { 1000, 1e5, 0.4 }, r);
+    const int n = paper ? 60 : 10;
+    const TriangleMesh cloth = grid_cloth({ 0, 0.16, 0 }, 0.3, 0.3, n, n);
+    s.model.add_shell(cloth.vertices, cloth.faces, ShellMaterial {}, r);
+    RodMaterial rod;
+    rod.radius = 1e-3;
+    const int rods = paper ? 12 : 4;
+    for (int i = 0; i < rods; ++i) {
+        const double across = 0.2 * ((i + 0.5) / rods - 0.5);
+        s.model.add_rod(rod_polyline({ -0.12, 0.19, across }, { 0.12, 0.19, across }, paper ? 60 : 12), rod, r);
+        s.model.add_rod(rod_polyline({ across, 0.2, -0.12 }, { across, 0.2, 0.12 }, paper ? 60 : 12), rod, r);
+    }
+    const int k = paper ? 10 : 3;
+    s.model.add_particles(particle_lattice({ -0.01, 0.22, -0.01 }, 0.01, k, paper ? 40 : 4, k), ParticleMaterial {}, r);
+    s.frames = paper ? 200 : 40;
+    s.eye = { 0.3, 0.27, 0.4 };
+    s.target = { 0.02, 0.04, 0 };
+    s.shell_opacity = 0.35; // the soft ball lies under the cloth
+    return s;
+}
+
+Scene incline(double angle, double mu)
+{
+    Scene s;
+    s.name = "incline";
+    s.description = "a soft block resting on a tilted board, held by friction (for the tests)";
+    s.physics.dt = 0.01;
+    s.physics.contact_gap = 1e-3;
+    s.physics.friction = mu;
+    s.physics.eps_v = 1e-5;
+    // Board and block tilted about z; the board's normal is R (0, 1, 0).
+    const TriangleMesh board = board_mesh({ 0, 0, 0 }, 1.0, 2, angle);
+    s.model.add_obstacle(board.vertices, board.faces);
+    TetMesh block = box_tet_mesh({ -0.05, 0.0015, -0.05 }, { 0.05, 0.0515, 0.05 }, 2, 1, 2);
+    const Eigen::Matrix3d R = Eigen::AngleAxisd(angle, Eigen::Vector3d::UnitZ()).toRotationMatrix();
+    for (Index i = 0; i < block.vertices.rows(); ++i) {
+        block.vertices.row(i) = (R * block.vertices.row(i).transpose()).transpose();
+    }
+    s.model.add_volume(block.vertices, block.tets, VolumeMaterial { 1000, 1e6, 0.3 }, 0);
+    s.frames = 30;
+    s.eye = { 0.3, 0.3, 0.5 };
+    return s;
+}
+
+Scene hanging_cloth(bool paper)
+{
+    Scene s;
+    s.name = "hanging_cloth";
+    s.description = "a cloth pinned at two corners hanging under gravity, strain limited";
+    s.physics = cloth_physics(0.04, 1e-3, 0);
+    const int n = paper ? 40 : 8;
+    const TriangleMesh cloth = grid_cloth({ 0, 0, 0 }, 0.4, 0.4, n, n);
+    const Index base = s.model.add_shell(cloth.vertices, cloth.faces, ShellMaterial {}, 0);
+    s.model.fix(base);
+    s.model.fix(base + n);
+    s.frames = 20;
+    s.eye = { 0.5, 0.2, 0.8 };
+    s.target = { 0, -0.2, 0 };
+    return s;
+}
+
+Scene momentum(bool paper)
+{
+    Scene s;
+    s.name = "momentum";
+    s.description = "a soft block thrown into a lighter one without gravity, mu = 0.5 (momentum is kept)";
+    s.physics = soft_physics(0.01, 0.5);
+    s.model.gravity.setZero();
+    const int n = paper ? 6 : 2;
+    const TetMesh a = box_tet_mesh({ -0.12, 0, 0 }, { -0.02, 0.1, 0.1 }, n, n, n);
+    const TetMesh b = box_tet_mesh({ 0.02, 0.03, 0.02 }, { 0.12, 0.13, 0.12 }, n, n, n);
+    s.model.add_volume(a.vertices, a.tets, VolumeMaterial { 1000, 1e5, 0.3 }, 0);
+    const Index second = s.model.add_volume(b.vertices, b.tets, VolumeMaterial { 500, 1e5, 0.3 }, 0);
+    for (Index v = 0; v < s.model.num_vertices(); ++v) {
+        s.model.velocities.row(v) = v < second ? Eigen::RowVector3d(2, 0.3, 0) : Eigen::RowVector3d(-1, 0, 0);
+    }
+    s.frames = 30;
+    s.eye = { 0.1, 0.3, 0.5 };
+    s.target = { 0.05, 0.05, 0.05 };
+    return s;
+}
+
+Scene arch(bool paper, double mu)
+{
+    Scene s;
+    s.name = "arch";
+    s.description = "a semicircular arch of stiff blocks, the two bottom ones fixed: stands with mu = 0.5";
+    s.physics.dt = 0.01;
+    s.physics.friction = mu;
+    s.physics.eps_v = 1e-5;
+    const int blocks = paper ? 21 : 11;
+    for (int k = 0; k < blocks; ++k) {
+        const TetMesh block = voussoir_tet_mesh({ 0, 0, 0 }, 0.5, 0.65, 0.2, blocks, k, 2e-3);
+        const Index base = s.model.add_volume(block.vertices, block.tets, VolumeMaterial { 2000, 1e8, 0.3 }, 0);
+        if (k == 0 || k == blocks - 1) {
+            for (Index v = 0; v < block.vertices.rows(); ++v) {
+                s.model.fix(base + v);
+            }
+        }
+    }
+    s.frames = 50;
+    s.eye = { 0.4, 0.6, 1.8 };
+    s.target = { 0, 0.3, 0 };
+    return s;
+}
+
+Scene chains(bool paper)
+{
+    Scene s;
+    s.name = "chains";
+    s.description = "three chains of soft interlocked rings in a box, crushed by a lid that comes down and goes up";
+    s.physics = soft_physics(0.02, 0.2);
+    const double R = 0.03, half_side = 0.004, pitch = 1.5 * R;
+    const int rings = paper ? 7 : 5, segments = paper ? 24 : 12;
+    const Eigen::Vector3d X = Eigen::Vector3d::UnitX(), Y = Eigen::Vector3d::UnitY(), Z = Eigen::Vector3d::UnitZ();
+    for (int c = 0; c < 3; ++c) {
+        // Chains at three heights, the middle one across the other two.
+        const Eigen::Vector3d along = c == 1 ? Z : X, side = c == 1 ? X : Z;
+        const double y = 0.045 + 0.075 * c;
+        for (int r = 0; r < rings; ++r) {
+            const Eigen::Vector3d center = Eigen::Vector3d(0, y, 0) + (r - (rings - 1) / 2.0) * pitch * along;
+            // Alternately lying flat and standing up, each through its neighbours' holes.
+            const TetMesh ring = r % 2 == 0 ? ring_tet_mesh(center, along, side, R, half_side, segments)
+                                            : ring_tet_mesh(center, along, Y, R, half_side, segments);
+            s.model.add_volume(ring.vertices, ring.tets, VolumeMaterial { 1000, 1e5, 0.4 }, 0);
+        }
+    }
+    const double box = pitch * (rings - 1) + 2 * R + 0.06;
+    const TriangleMesh walls = open_box_mesh({ 0, 0, 0 }, box, box, 0.3, 2);
+    s.model.add_obstacle(walls.vertices, walls.faces);
+    // The lid comes down to 6 cm above the floor, stays, and goes back up.
+    add_moving_plate(s.model, { 0, 0.25, 0 }, box - 0.01, true,
+        offset_path({ { 0.05, { 0, 0, 0 } }, { 0.35, { 0, -0.19, 0 } }, { 0.5, { 0, -0.19, 0 } }, { 0.7, { 0, 0, 0 } } }));
+    s.frames = 40;
+    s.eye = { 0.35, 0.45, 0.5 };
+    s.target = { 0, 0.06, 0 };
+    return s;
+}
+
+Scene press(bool paper)
+{
+    Scene s;
+    s.name = "press";
+    s.description = "soft balls on the ground crushed by a moving plate to a third of their height, then released";
+    s.physics = soft_physics(0.02, 0.2);
+    const double r = 0.05;
+    const int balls = paper ? 5 : 4;
+    for (int b = 0; b < balls; ++b) {
+        const TetMesh ball = ball_tet_mesh({ (b - (balls - 1) / 2.0) * 2.2 * r, r + 2e-3, 0 }, r, paper ? 8 : 4);
+        s.model.add_volume(ball.vertices, ball.tets, VolumeMaterial { 1000, 5e4, 0.4 }, 0);
+    }
+    const TriangleMesh ground = board_mesh({ 0, 0, 0 }, 0.6, 2);
+    s.model.add_obstacle(ground.vertices, ground.faces);
+    const double top = 2 * r + 0.012;
+    add_moving_plate(s.model, { 0, top, 0 }, 0.5, true,
+        offset_path({ { 0.0, { 0, 0, 0 } }, { 0.3, { 0, 2 * r / 3 - top, 0 } }, { 0.4, { 0, 2 * r / 3 - top, 0 } },
+            { 0.6, { 0, 0, 0 } } }));
+    s.frames = 35;
+    s.eye = { 0.25, 0.3, 0.45 };
+    s.target = { 0, 0.03, 0 };
+    return s;
+}
+
+Scene well(bool paper)
+{
+    Scene s;
+    s.name = "well";
+    s.description = "a dozen soft balls and blocks thrown down a narrow well at 5 m/s";
+    s.physics = soft_physics(0.02, 0.2);
+    const double width = 0.24;
+    const TriangleMesh well_mesh = open_box_mesh({ 0, 0, 0 }, width, width, 1.0, 2);
+    s.model.add_obstacle(well_mesh.vertices, well_mesh.faces);
+    const int levels = 6;
+    for (int l = 0; l < levels; ++l) {
+        for (int side = 0; side < 2; ++side) {
+            const double across = side == 0 ? -0.06 : 0.06;
+            const Eigen::Vector3d c = l % 2 == 0 ? Eigen::Vector3d(across, 0.07 + 0.13 * l, 0.01 * side)
+                                                 : Eigen::Vector3d(0.01 * side, 0.07 + 0.13 * l, across);
+            const TetMesh body = (l + side) % 2 == 0
+                ? ball_tet_mesh(c, 0.05, paper ? 8 : 4)
+                : box_tet_mesh(c - Eigen::Vector3d::Constant(0.045), c + Eigen::Vector3d::Constant(0.045), paper ? 4 : 2,
+                    paper ? 4 : 2, paper ? 4 : 2);
+            const Index base = s.model.add_volume(body.vertices, body.tets, VolumeMaterial { 1000, 1e5, 0.4 }, 0);
+            for (Index v = base; v < s.model.num_vertices(); ++v) {
+                s.model.velocities.row(v) = Eigen::RowVector3d(0, -5, 0);
+            }
+        }
+    }
+    s.frames = 30;
+    s.eye = { 0.5, 1.1, 0.9 };
+    s.target = { 0, 0.2, 0 };
+    return s;
+}
+
+Scene compress(bool paper)
+{
+    Scene s;
+    s.name = "compress";
+    s.description = "a soft sphere squeezed between two plates to 40% of its diameter, no gravity";
+    s.physics.dt = 0.01;
+    s.physics.contact_gap = 1e-3;
+    s.model.gravity.setZero();
+    const double r = 0.1;
+    const TetMesh ball = ball_tet_mesh({ 0, 0, 0 }, r, paper ? 10 : 6);
+    s.model.add_volume(ball.vertices, ball.tets, VolumeMaterial { 1000, 1e5, 0.45 }, 0);
+    // The blocky ball spans [-r, r] in y; each plate starts 2 mm away.
+    const double start = r + 2e-3, travel = start - 0.4 * r;
+    add_moving_plate(s.model, { 0, start, 0 }, 0.5, true, offset_path({ { 0, { 0, 0, 0 } }, { 0.4, { 0, -travel, 0 } } }));
+    add_moving_plate(s.model, { 0, -start, 0 }, 0.5, false, offset_path({ { 0, { 0, 0, 0 } }, { 0.4, { 0, travel, 0 } } }));
+    s.frames = 50;
+    s.eye = { 0.3, 0.25, 0.5 };
+    return s;
+}
+
+Scene twist_cloth(bool paper)
+{
+    Scene s;
+    s.name = "twist_cloth";
+    s.description = "a square cloth whose left and right edges turn in opposite directions at 180 degrees/s";
+    s.physics = cloth_physics(0.04, 1e-3, 0);
+    s.physics.strain_limit.reset(); // the twist must stretch the cloth near its held edges
+    s.model.gravity.setZero();
+    const int n = paper ? 40 : 16;
+    const TriangleMesh cloth = grid_cloth({ 0, 0, 0 }, 1, 1, n, n);
+    const Index base = s.model.add_shell(cloth.vertices, cloth.faces, ShellMaterial {}, 0);
+    for (const int side : { -1, 1 }) {
+        const ScriptedMotion turn = [side](double t, const Eigen::Vector3d& start) -> Eigen::Vector3d {
+            return Eigen::AngleAxisd(side * pi * t, Eigen::Vector3d::UnitX()) * start;
+        };
+        for (int j = 0; j <= n; ++j) {
+            s.model.script(base + j * (n + 1) + (side < 0 ? 0 : n), turn);
+        }
+    }
+    s.frames = 25;
+    s.eye = { 0.6, 0.9, 1.6 };
+    return s;
+}
+
+Scene make_scene(const std::string& name, bool paper)
+{
+    if (name == "cloth_on_sphere") {
+        return cloth_on_sphere(paper);
+    }
+    if (name == "cloth_stack") {
+        return cloth_stack(paper);
+    }
+    if (name == "noodles") {
+        return noodles(paper);
+    }
+    if (name == "granules") {
+        return granules(paper);
+    }
+    if (name == "all_in") {
+        return all_in(paper);
+    }
+    if (name == "incline") {
+        return incline(std::atan(0.5), 0.5);
+    }
+    if (name == "hanging_cloth") {
+        return hanging_cloth(paper);
+    }
+    if (name == "momentum") {
+        return momentum(paper);
+    }
+    if (name == "arch") {
+        return arch(paper);
+    }
+    if (name == "chains") {
+        return chains(paper);
+    }
+    if (name == "press") {
+        return press(paper);
+    }
+    if (name == "well") {
+        return well(paper);
+    }
+    if (name == "compress") {
+        return compress(paper);
+    }
+    if (name == "twist_cloth") {
+        return twist_cloth(paper);
+    }
+    std::string known;
+    for (const auto& n : scene_names()) {
+        known += " " + n;
+    }
+    throw invalid_argument("unknown scene '" + name + "'; known scenes:" + known);
+}
+
+} // namespace ipc::examples

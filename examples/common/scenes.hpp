@@ -1,0 +1,119 @@
+#pragma once
+/// @file
+/// The scene library shared by every example solver (ipc_sim, al_sim): the
+/// same name gives the same physical setup (sizes, materials, obstacles,
+/// motions) under each of them. Each scene has a small default that runs in
+/// seconds and a "paper" size closer to the resolution of the paper it
+/// comes from. y is up; units are metres, kilograms and seconds.
+///
+/// A scene states its physics in solver-neutral terms (ScenePhysics); each
+/// solver turns them into its own parameters (ipc/ipc_scenes.hpp,
+/// al/al_scenes.hpp). Declared here, defined in scenes.cpp (compiled once,
+/// in the ipc_scenes library).
+
+#include <common/frame_output.hpp>
+#include <common/model.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ipc::examples {
+
+/// What a scene asks of any solver that runs it.
+struct ScenePhysics {
+    double dt = 0.04;     ///< time step h (s)
+    double contact_gap = 1e-3; ///< contact distance added to the offsets: IPC's dhat, AL's delta (m)
+    double friction = 0;  ///< friction coefficient mu
+    double eps_v = 1e-3;  ///< friction velocity threshold (m/s)
+    std::optional<double> strain_limit; ///< cloth stretch limit s, for solvers that enforce one
+};
+
+/// A ready-to-run scene.
+struct Scene {
+    std::string name;
+    std::string description; ///< one line for --list-scenes
+    Model model;
+    ScenePhysics physics;
+    double offset = 0;    ///< pair offset xi (m) used for every vertex (radius xi/2)
+    int frames = 25;      ///< default number of time steps
+    Eigen::Vector3d eye { 0, 1, 2 };    ///< preview camera
+    Eigen::Vector3d target { 0, 0, 0 };
+    double shell_opacity = 1; ///< cloth opacity in the preview (below 1 shows what lies under it)
+};
+
+/// How the example programs show the scene.
+inline FrameView view_of(const Scene& scene)
+{
+    return { scene.name, scene.eye, scene.target, scene.shell_opacity };
+}
+
+/// Names accepted by make_scene, in the order --list-scenes prints them.
+std::vector<std::string> scene_names();
+
+/// The scene called name; paper selects the large version. Throws
+/// ipc::invalid_argument for an unknown name.
+Scene make_scene(const std::string& name, bool paper = false);
+
+/// C-IPC "cloth on sphere": a square cotton sheet drapes over a fixed sphere
+/// above the ground (h = 0.04 s, strain limit 1.0608, mu = 0.4, dhat = 1 mm).
+Scene cloth_on_sphere(bool paper);
+
+/// Sheets dropped one above the other onto a board, then a soft ball on top
+/// (C-IPC's sphere-on-cloth-stack, h = 0.02 s, mu = 0.1, dhat = 1 mm).
+Scene cloth_stack(bool paper);
+
+/// Noodles: thick rods (offset 1 mm, dhat 0.5 mm, mu = 0.4) dropped in
+/// crossing layers into a hemispherical bowl.
+Scene noodles(bool paper);
+
+/// Granules on a cloth held at its four corners (particles with a 2 mm
+/// offset, dhat 1 mm, mu = 0.05, h = 0.01 s, strain limit 1.0608).
+Scene granules(bool paper);
+
+/// Everything together: a soft ball, a cloth, rods and a column of
+/// particles, dropped one after another onto the ground (offset 0.5 mm,
+/// dhat 1 mm, mu = 0.2, h = 0.02 s, strain limit 1.0608).
+Scene all_in(bool paper);
+
+/// A soft block resting on an incline of the given angle (radians) with
+/// friction coefficient mu (eps_v = 1e-5 m/s, h = 0.01 s). By name: the AL
+/// paper's threshold test, angle atan(0.5), mu = 0.5.
+Scene incline(double angle, double mu);
+
+/// A cloth pinned at two corners hanging under gravity with the strain limit.
+Scene hanging_cloth(bool paper);
+
+/// Momentum (AL paper Fig. 8): a soft block thrown into a lighter one
+/// without gravity, mu = 0.5; total linear momentum is conserved.
+Scene momentum(bool paper);
+
+/// Masonry arch (AL paper Fig. 10): a semicircular arch of stiff voussoirs
+/// (E = 1e8 Pa) with 2 mm joints, the two bottom blocks fixed. It stands
+/// with mu = 0.5 and collapses without friction.
+Scene arch(bool paper, double mu = 0.5);
+
+/// Chains (a scaled-down AL paper Fig. 3): three chains of interlocked soft
+/// rings (square-section tori, E = 100 kPa) in an open box, crushed by a
+/// lid that comes down and goes back up.
+Scene chains(bool paper);
+
+/// Press (a scaled-down "squishy balls", AL paper Fig. 1): soft balls on the
+/// ground crushed by a moving plate to a third of their height, then
+/// released.
+Scene press(bool paper);
+
+/// Well (AL paper Fig. 4): a dozen soft bodies thrown down a narrow square
+/// well; the lower ones land at more than their own size per time step.
+Scene well(bool paper);
+
+/// Compress (AL paper Fig. 24): a soft sphere (at paper size 3.1K tets,
+/// neo-Hookean, h = 0.01 s, delta = dhat = 1 mm) squeezed between two plates
+/// to 40% of its diameter.
+Scene compress(bool paper);
+
+/// Twisting cloth (AL paper Fig. 22): a square cloth whose left and right
+/// edges turn in opposite directions at 180 degrees per second each.
+Scene twist_cloth(bool paper);
+
+} // namespace ipc::examples
