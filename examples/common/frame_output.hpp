@@ -134,20 +134,53 @@ inline void render_frame(const std::string& path, const Model& m, const ipc::Col
     write_png(path, r.image(), r.width(), r.height());
 }
 
+/// Writes the frame at positions x as an OBJ: the simulated surfaces, rods
+/// and particles under `o bodies`, and each connected obstacle (fixed or
+/// scripted) under its own `o obstacle_K`, K = 0, 1, ... in vertex order.
+/// Obstacles may touch or overlap each other by design; bodies may not.
 inline void write_frame(const std::string& path, const Model& m, const ipc::CollisionMesh& mesh,
     const Eigen::MatrixXd& x)
 {
-    std::vector<Eigen::Vector3i> faces;
+    // Connected obstacle components (union-find over their triangles).
+    std::vector<int> parent(std::size_t(x.rows()));
+    std::iota(parent.begin(), parent.end(), 0);
+    const auto root = [&](int v) {
+        while (parent[std::size_t(v)] != v) {
+            v = parent[std::size_t(v)] = parent[std::size_t(parent[std::size_t(v)])];
+        }
+        return v;
+    };
+    const auto is_obstacle = [&](int v) { return m.kind[std::size_t(v)] == VertexKind::obstacle; };
     for (Eigen::Index f = 0; f < mesh.faces().rows(); ++f) {
-        faces.emplace_back(mesh.faces().row(f).transpose());
-    }
-    std::vector<int> points;
-    for (Eigen::Index v = 0; v < x.rows(); ++v) {
-        if (m.kind[std::size_t(v)] == VertexKind::particle) {
-            points.push_back(int(v));
+        if (is_obstacle(mesh.faces()(f, 0))) {
+            for (int k = 1; k < 3; ++k) {
+                parent[std::size_t(root(mesh.faces()(f, k)))] = root(mesh.faces()(f, 0));
+            }
         }
     }
-    write_obj(path, x, faces, m.contact_edges, points);
+    std::vector<ObjObject> objects(1);
+    objects[0].name = "bodies";
+    std::vector<int> component_object(std::size_t(x.rows()), -1);
+    for (Eigen::Index f = 0; f < mesh.faces().rows(); ++f) {
+        const Eigen::Vector3i t = mesh.faces().row(f).transpose();
+        if (!is_obstacle(t[0])) {
+            objects[0].triangles.push_back(t);
+            continue;
+        }
+        int& object = component_object[std::size_t(root(t[0]))];
+        if (object < 0) {
+            object = int(objects.size());
+            objects.push_back({ "obstacle_" + std::to_string(objects.size() - 1), {}, {}, {} });
+        }
+        objects[std::size_t(object)].triangles.push_back(t);
+    }
+    objects[0].segments = m.contact_edges;
+    for (Eigen::Index v = 0; v < x.rows(); ++v) {
+        if (m.kind[std::size_t(v)] == VertexKind::particle) {
+            objects[0].points.push_back(int(v));
+        }
+    }
+    write_obj(path, x, objects);
 }
 
 } // namespace ipc::examples

@@ -99,6 +99,7 @@ inline Json run_report(const Scene& scene, const std::string& size, const Solver
             { "max_strain", json_number(s.max_strain) },
             { "seconds", json_number(s.seconds) },
             { "kappa", json_number(s.kappa) },
+            { "script_progress", json_number(s.script_progress) },
             { "converged", s.converged },
         });
     }

@@ -67,6 +67,7 @@ public:
         mesh_ = model_.collision_mesh();
 
         held_ = model_.held();
+        locked_ = held_;
         num_free_vertices_ = Index(std::count(held_.begin(), held_.end(), false));
 
         // The elastic elements never change: colour them for parallel
@@ -99,8 +100,8 @@ public:
                 mass_sum += model_.mass[v];
             }
         }
-        const double average_mass = num_free_vertices_ > 0 ? mass_sum / double(num_free_vertices_) : 1.0;
-        kappa_bounds_ = barrier_stiffness_bounds(bbox_diagonal_, std::max(average_mass, 1e-12), p_.dhat,
+        average_mass_ = std::max(num_free_vertices_ > 0 ? mass_sum / double(num_free_vertices_) : 1.0, 1e-12);
+        kappa_bounds_ = barrier_stiffness_bounds(bbox_diagonal_, average_mass_, p_.dhat,
             2 * model_.contact_radius.maxCoeff());
         kappa_ = kappa_bounds_.min;
 
@@ -189,16 +190,31 @@ public:
             }
         }
         Eigen::MatrixXd x = x_;
+        pulling_ = false;
+        locked_ = held_;
         if (!model_.scripted.empty()) {
-            Eigen::MatrixXd target = x_;
+            // Scripted vertices move toward their targets as far as CCD
+            // allows; what is left is pulled in by the Newton solve (below).
+            script_target_ = x_;
             for (const auto& s : model_.scripted) {
-                target.row(s.vertex) = s.motion(time_ + h, model_.positions.row(s.vertex).transpose()).transpose();
+                script_target_.row(s.vertex)
+                    = s.motion(time_ + h, model_.positions.row(s.vertex).transpose()).transpose();
             }
             const auto t0 = clock::now();
-            const double alpha = collision_free_step_size(mesh_, x_, target);
+            const double alpha = collision_free_step_size(mesh_, x_, script_target_);
             stats.time_ccd += seconds_since(t0);
-            x = x_ + alpha * (target - x_); // a blocked script lags behind
+            x = x_ + alpha * (script_target_ - x_);
+            script_distance_ = script_remaining(x_);
+            pulling_ = alpha < 1 && script_distance_ > 0;
+            if (pulling_) {
+                for (const auto& s : model_.scripted) {
+                    locked_[std::size_t(s.vertex)] = false;
+                }
+                pull_stiffness_ = pull_stiffness_min;
+                pull_multiplier_ = Eigen::MatrixXd::Zero(x.rows(), 3);
+            }
         }
+        num_unlocked_ = Index(std::count(locked_.begin(), locked_.end(), false));
 
         // Per-step barrier stiffness (IPC): balance barrier and IP gradients.
         {
@@ -215,7 +231,8 @@ public:
 
         for (int pass = 0; pass < p_.friction_iterations; ++pass) {
             update_friction(x);
-            const bool ok = newton(x, stats);
+            bool ok = newton(x, stats);
+            ok = pull_scripts(x, stats) && ok;
             stats.converged = stats.converged && ok;
             if (p_.mu == 0) {
                 break;
@@ -245,6 +262,9 @@ public:
         }
         stats.kappa = kappa_;
         stats.kappa_s = sl_stiffness_.stiffness();
+        if (pulling_) {
+            stats.script_progress = 1 - script_remaining(x_) / script_distance_;
+        }
         stats.seconds = seconds_since(start);
         return stats;
     }
@@ -333,11 +353,87 @@ private:
 
     FrictionPotential<> friction_potential() const { return FrictionPotential<>(p_.eps_v * p_.dt); }
 
+    // ------------------------------------------- moving boundary conditions
+    //
+    // When CCD stops scripted vertices short of their targets (a press
+    // touching what it presses), they become unknowns of the Newton solve
+    // with an augmented-Lagrangian pull toward the targets (the IPC
+    // reference code's treatment): energy sum_v k/2 |x_v - t_v|^2 -
+    // lambda_v . (x_v - t_v) with k = pull_stiffness_ times the average
+    // free vertex mass. After each solve, lambda_v -= k (x_v - t_v), and k
+    // doubles (up to pull_stiffness_max) while the progress stalls; the
+    // step is done once 99.9% of the prescribed motion is taken.
+
+    static constexpr double pull_stiffness_min = 1e6, pull_stiffness_max = 1e8;
+
+    double pull_weight() const { return pull_stiffness_ * average_mass_; }
+
+    /// Distance (m, over all scripted coordinates) from x to the targets.
+    double script_remaining(const Eigen::MatrixXd& x) const
+    {
+        double sum = 0;
+        for (const auto& s : model_.scripted) {
+            sum += (x.row(s.vertex) - script_target_.row(s.vertex)).squaredNorm();
+        }
+        return std::sqrt(sum);
+    }
+
+    double pull_energy(const Eigen::MatrixXd& x) const
+    {
+        double e = 0;
+        if (pulling_) {
+            for (const auto& s : model_.scripted) {
+                const Eigen::RowVector3d d = x.row(s.vertex) - script_target_.row(s.vertex);
+                e += 0.5 * pull_weight() * d.squaredNorm() - pull_multiplier_.row(s.vertex).dot(d);
+            }
+        }
+        return e;
+    }
+
+    void add_pull_derivatives(const Eigen::MatrixXd& x, Eigen::VectorXd& g, Eigen::SparseMatrix<double>& H) const
+    {
+        if (!pulling_) {
+            return;
+        }
+        for (const auto& s : model_.scripted) {
+            const Eigen::RowVector3d d = x.row(s.vertex) - script_target_.row(s.vertex);
+            g.segment<3>(3 * s.vertex) += (pull_weight() * d - pull_multiplier_.row(s.vertex)).transpose();
+            for (int k = 0; k < 3; ++k) {
+                H.coeffRef(3 * s.vertex + k, 3 * s.vertex + k) += pull_weight();
+            }
+        }
+    }
+
+    /// The augmented-Lagrangian rounds after a Newton solve while pulling;
+    /// false when the prescribed motion is not reached.
+    bool pull_scripts(Eigen::MatrixXd& x, StepStats& stats)
+    {
+        if (!pulling_) {
+            return true;
+        }
+        double progress = 1 - script_remaining(x) / script_distance_;
+        for (int round = 0; round < 30 && progress < 0.999; ++round) {
+            for (const auto& s : model_.scripted) {
+                pull_multiplier_.row(s.vertex)
+                    -= pull_weight() * (x.row(s.vertex) - script_target_.row(s.vertex));
+            }
+            if (!newton(x, stats)) {
+                return false;
+            }
+            const double previous = progress;
+            progress = 1 - script_remaining(x) / script_distance_;
+            if (progress - previous < 0.01 * (1 - previous) && pull_stiffness_ < pull_stiffness_max) {
+                pull_stiffness_ *= 2;
+            }
+        }
+        return progress >= 0.999;
+    }
+
     // ------------------------------------------------------------------ energy
 
     double energy(const Eigen::MatrixXd& x, const Collisions& c) const
     {
-        const double e = incremental_energy(x);
+        const double e = incremental_energy(x) + pull_energy(x);
         if (!std::isfinite(e)) {
             return e;
         }
@@ -371,7 +467,7 @@ private:
         int below = 0;
         const bool toi_rule = p_.termination == SolverParameters::Termination::toi;
         CumulativeToiTermination toi_termination(p_.toi_k_min, p_.toi_eps);
-        if (num_free_vertices_ == 0) {
+        if (num_unlocked_ == 0) {
             return true;
         }
         for (int it = 0; it < p_.max_newton_iterations; ++it) {
@@ -384,8 +480,9 @@ private:
             // Contact terms on held (obstacle) coordinates are dropped before
             // the sums, so they land in place in the elastic pattern.
             Eigen::SparseMatrix<double> H = incremental_hessian(x);
+            add_pull_derivatives(x, g, H);
             const auto add_contact = [&](Eigen::SparseMatrix<double> H_contact) {
-                drop_held(H_contact, held_);
+                drop_held(H_contact, locked_);
                 add_scaled(H, H_contact);
             };
             add_contact(barrier.hessian(c, mesh_, x, p_.projection));
@@ -396,8 +493,8 @@ private:
             }
             // Held vertices: identity rows and columns, zero gradient, so
             // their step is zero and the unknowns keep their numbering.
-            hold_dofs(H, held_);
-            zero_held(g, held_);
+            hold_dofs(H, locked_);
+            zero_held(g, locked_);
             stats.time_assembly += seconds_since(t0);
 
             t0 = clock::now();
@@ -405,7 +502,7 @@ private:
             stats.time_solve += seconds_since(t0);
 
             const Eigen::MatrixXd P = Eigen::Map<const Eigen::MatrixXd>(p.data(), 3, x.rows()).transpose();
-            const double residual = std::sqrt(p.squaredNorm() / double(std::max<Index>(num_free_vertices_, 1))) / h;
+            const double residual = std::sqrt(p.squaredNorm() / double(std::max<Index>(num_unlocked_, 1))) / h;
             below = residual < p_.newton_tolerance ? below + 1 : 0;
 
             // Line search: collision-free bound, strain feasibility, decrease.
@@ -541,7 +638,14 @@ private:
     Model model_;
     SolverParameters p_;
     CollisionMesh mesh_;
-    std::vector<bool> held_;
+    std::vector<bool> held_;   ///< fixed or scripted: no inertia, no gravity
+    std::vector<bool> locked_; ///< coordinates out of the current Newton system (held, less pulled scripts)
+    Index num_unlocked_ = 0;
+    double average_mass_ = 1;  ///< of the free vertices (kg)
+    bool pulling_ = false;     ///< scripted vertices are pulled to their targets this step
+    Eigen::MatrixXd script_target_, pull_multiplier_;
+    double script_distance_ = 0; ///< from the step's start to the targets (m)
+    double pull_stiffness_ = pull_stiffness_min;
     StencilAssembly elastic_;                 ///< the model's elastic elements
     Eigen::SparseMatrix<double> mass_matrix_; ///< lumped masses on the diagonal (3n x 3n)
     Index num_free_vertices_ = 0;

@@ -12,6 +12,10 @@
 /// pairs of the collision mesh, and D the lagged friction potential.
 /// kappa adapts per IPC (bounds, per-step initial value, doubling);
 /// kappa_s per C-IPC (1 kPa doubling to at most 0.1 MPa).
+/// Scripted vertices move toward their targets as far as CCD allows; when
+/// that falls short they join the Newton unknowns with an augmented-
+/// Lagrangian pull to their targets until 99.9% of the motion is taken (the
+/// IPC reference code's moving boundary conditions).
 /// Termination (C-IPC eq. 13): r = (1/h) sqrt(|p|^2 / n_free) < eps_d on
 /// `converged_iterations` consecutive Newton iterations.
 
@@ -73,6 +77,7 @@ struct StepStats {
     std::optional<double> min_distance; ///< smallest distance over the pairs within 2 dhat + xi (m)
     int factorizations = 0;           ///< sparse Cholesky factorisations (the linear solves' cost)
     double toi_mean = 0;              ///< mean accepted step fraction alpha per Newton iteration
+    double script_progress = 1;       ///< fraction of the prescribed (scripted) motion taken this step
     std::optional<double> max_strain; ///< largest singular value over shell triangles
     double seconds = 0;
     double kappa = 0;                 ///< barrier stiffness at the end of the step

@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include <common/bitmap_font.hpp>
+#include <common/frame_output.hpp>
 #include <common/json_output.hpp>
 #include <common/png_output.hpp>
 #include <common/rasterizer.hpp>
@@ -17,9 +18,11 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <optional>
 #include <random>
 #include <set>
+#include <sstream>
 #include <string>
 
 using namespace ipc::examples;
@@ -391,4 +394,55 @@ TEST_CASE("held vertices become identity rows without changing the free system",
     Eigen::SparseMatrix<double> no_diagonal(6, 6);
     no_diagonal.insert(0, 1) = 1;
     CHECK_THROWS_AS(hold_dofs(no_diagonal, { true, false }), ipc::invalid_argument);
+}
+
+TEST_CASE("frames name each obstacle apart from the bodies and keep every digit", "[examples][output]")
+{
+    Model model;
+    const TriangleMesh ground = board_mesh({ 0, 0, 0 }, 1.0, 2);
+    model.add_obstacle(ground.vertices, ground.faces);
+    const TetMesh block = box_tet_mesh({ -0.1, 0.01, -0.1 }, { 0.1, 0.2, 0.1 }, 1, 1, 1);
+    model.add_volume(block.vertices, block.tets, VolumeMaterial {}, 0);
+    const TriangleMesh lid = board_mesh({ 0, 0.3, 0 }, 0.5, 1);
+    model.add_obstacle(lid.vertices, lid.faces);
+    model.add_particles(particle_lattice({ 0.3, 0.1, 0.3 }, 0.05, 2, 1, 1), ParticleMaterial {}, 0);
+    Eigen::MatrixXd x = model.positions;
+    x(9, 0) = -0.1 + 1e-15; // the block moved by a digit past the ninth
+
+    const std::filesystem::path dir = fresh_folder("frame");
+    const std::string path = (dir / "frame.obj").string();
+    write_frame(path, model, model.collision_mesh(), x);
+
+    std::ifstream in(path);
+    std::string line, object;
+    std::vector<std::string> objects;
+    std::map<std::string, int> faces, points;
+    std::vector<Eigen::RowVector3d> vertices;
+    while (std::getline(in, line)) {
+        std::istringstream s(line);
+        std::string tag;
+        s >> tag;
+        if (tag == "v") {
+            Eigen::RowVector3d v;
+            s >> v[0] >> v[1] >> v[2];
+            vertices.push_back(v);
+        } else if (tag == "o") {
+            s >> object;
+            objects.push_back(object);
+        } else if (tag == "f") {
+            ++faces[object];
+        } else if (tag == "p") {
+            ++points[object];
+        }
+    }
+    std::filesystem::remove_all(dir);
+    CHECK(objects == std::vector<std::string> { "bodies", "obstacle_0", "obstacle_1" });
+    CHECK(faces["obstacle_0"] == 8); // the 2 x 2 ground
+    CHECK(faces["obstacle_1"] == 2); // the 1 x 1 lid
+    CHECK(faces["bodies"] == 12);    // the block's boundary
+    CHECK(points["bodies"] == 2);
+    REQUIRE(vertices.size() == std::size_t(x.rows()));
+    for (std::size_t i = 0; i < vertices.size(); ++i) {
+        CHECK(vertices[i] == x.row(Eigen::Index(i))); // exact round trip
+    }
 }
