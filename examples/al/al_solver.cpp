@@ -371,6 +371,9 @@ private:
             hold_dofs(H, held_);
             zero_held(g, held_);
             stats.time_assembly += seconds_since(t0);
+            if (p_.newton_matrix_observer) {
+                p_.newton_matrix_observer(H, held_);
+            }
 
             t0 = Clock::now();
             Eigen::VectorXd p;

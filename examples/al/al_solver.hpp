@@ -34,6 +34,7 @@
 /// implementation, compiled once into the al_solver library.
 
 #include <common/model.hpp>
+#include <common/newton_observer.hpp>
 
 #include <ipc/mesh/collision_mesh.hpp>
 
@@ -62,6 +63,7 @@ struct AlParameters {
     /// false: a plain quadratic penalty (every lambda stays 0), the ablation
     /// that shows what the multipliers do.
     bool multipliers = true;
+    NewtonMatrixObserver newton_matrix_observer; ///< optional: sees every Newton matrix
     /// After every step, throw ipc::penetration if ipc::has_intersections
     /// finds a crossing (on by default in debug builds).
 #ifdef NDEBUG

@@ -496,6 +496,9 @@ private:
             hold_dofs(H, locked_);
             zero_held(g, locked_);
             stats.time_assembly += seconds_since(t0);
+            if (p_.newton_matrix_observer) {
+                p_.newton_matrix_observer(H, locked_);
+            }
 
             t0 = clock::now();
             const Eigen::VectorXd p = solve(H, g);

@@ -24,6 +24,7 @@
 // compiled once into the ipc_solver library that ipc_sim and the tests link.
 
 #include <common/model.hpp>
+#include <common/newton_observer.hpp>
 
 #include <ipc/core/psd_projection.hpp>
 #include <ipc/mesh/collision_mesh.hpp>
@@ -60,6 +61,7 @@ struct SolverParameters {
     int toi_k_min = 2;
     double toi_eps = 1e-3;
     bool record_energies = false; ///< keep (before, after) energies of every Newton iteration
+    NewtonMatrixObserver newton_matrix_observer; ///< optional: sees every Newton matrix
     /// After every step, throw ipc::penetration if ipc::has_intersections
     /// finds a crossing (on by default in debug builds).
 #ifdef NDEBUG
