@@ -69,8 +69,8 @@ namespace {
 
 std::vector<std::string> scene_names()
 {
-    return { "cloth_on_sphere", "cloth_stack", "noodles", "granules", "all_in", "incline", "hanging_cloth", "momentum",
-        "arch", "chains", "press", "well", "compress", "twist_cloth" };
+    return { "cloth_on_sphere", "cloth_stack", "noodles", "granules", "all_in", "incline", "hanging_cloth", "bar_drop",
+        "momentum", "arch", "chains", "press", "well", "compress", "twist_cloth" };
 }
 
 Scene cloth_on_sphere(bool paper)
@@ -242,6 +242,33 @@ Scene hanging_cloth(bool paper)
     s.frames = 20;
     s.eye = { 0.5, 0.2, 0.8 };
     s.target = { 0, -0.2, 0 };
+    return s;
+}
+
+Scene bar_drop(int problem)
+{
+    require(problem == 1 || problem == 2, "bar_drop: problem ", problem, " is not 1 or 2");
+    Scene s;
+    s.name = "bar_drop";
+    s.description = "a vertical elastic bar thrown down onto a board without gravity (AL paper Fig. 7)";
+    s.physics.dt = 1e-3;
+    s.physics.contact_gap = 1e-6;
+    const TriangleMesh board = board_mesh({ 0, 0, 0 }, 0.2, 1);
+    s.model.add_obstacle(board.vertices, board.faces);
+    // Inside one of the board's two triangles, away from its edges.
+    const double bottom = problem == 1 ? 0.05 : 0.02;
+    RodMaterial material;
+    material.young = 1e4;
+    const Index base = s.model.add_rod(rod_polyline({ -0.05, bottom, -0.05 }, { -0.05, bottom + 0.5, -0.05 }, 10), material, 0);
+    if (problem == 1) {
+        s.model.gravity.setZero();
+        for (Index v = base; v < s.model.num_vertices(); ++v) {
+            s.model.velocities.row(v) = Eigen::RowVector3d(0, -1, 0);
+        }
+    }
+    s.frames = 300;
+    s.eye = { 0.6, 0.4, 0.9 };
+    s.target = { 0, 0.2, 0 };
     return s;
 }
 
@@ -444,6 +471,9 @@ Scene make_scene(const std::string& name, bool paper)
     }
     if (name == "hanging_cloth") {
         return hanging_cloth(paper);
+    }
+    if (name == "bar_drop") {
+        return bar_drop(1);
     }
     if (name == "momentum") {
         return momentum(paper);

@@ -84,6 +84,13 @@ Scene incline(double angle, double mu);
 /// A cloth pinned at two corners hanging under gravity with the strain limit.
 Scene hanging_cloth(bool paper);
 
+/// The 1D elastic bar of the AL paper's Fig. 7: a vertical rod of 10
+/// linear-spring segments (0.5 m, E = 1e4 Pa, radius 0.75 mm) above a rigid
+/// board, contact gap 1e-6 m, h = 1e-3 s. Problem 1: thrown down at 1 m/s
+/// without gravity, 5 cm above the board; problem 2: at rest 2 cm above
+/// it, under gravity. The bar is the last 11 vertices, lowest first.
+Scene bar_drop(int problem = 1);
+
 /// Momentum (AL paper Fig. 8): a soft block thrown into a lighter one
 /// without gravity, mu = 0.5; total linear momentum is conserved.
 Scene momentum(bool paper);

@@ -67,7 +67,7 @@ expect_empty(err)
 # --list-scenes: one scene a line, name first, then a description.
 expect_exit(0 --list-scenes)
 foreach(_scene IN ITEMS cloth_on_sphere cloth_stack noodles granules all_in incline hanging_cloth
-    momentum arch chains press well compress twist_cloth)
+    bar_drop momentum arch chains press well compress twist_cloth)
   if(NOT "\n${out}" MATCHES "\n${_scene}  +[a-z][^\n]+\n")
     _fail("--list-scenes: no line for ${_scene} with a description in:\n${out}")
   endif()
