@@ -437,9 +437,7 @@ private:
 
     void measure_distances(AlStepStats& stats) const
     {
-        Collisions c;
-        c.build(mesh_, x_, 2 * p_.delta);
-        const ContactDistances d = contact_distances(c, x_);
+        const ContactDistances d = contact_distances(mesh_, x_, 2 * p_.delta);
         stats.min_distance = d.min_distance;
         stats.min_gap = d.min_gap;
     }

@@ -4,6 +4,8 @@
 /// the smallest true distance and the smallest gap (distance - offset xi)
 /// over the pairs of a collision set, measured at the state written out.
 
+#include <common/sparse_assembly.hpp>
+
 #include <ipc/collisions/collisions.hpp>
 
 #include <Eigen/Core>
@@ -25,11 +27,7 @@ inline ContactDistances contact_distances(const Collisions& c, const Eigen::Matr
     ContactDistances out;
     const auto visit = [&](const auto& list) {
         for (const auto& k : list) {
-            Eigen::Matrix<double, Eigen::Dynamic, 1> q(3 * Index(k.vertices.size()));
-            for (std::size_t i = 0; i < k.vertices.size(); ++i) {
-                q.segment<3>(3 * Index(i)) = x.row(k.vertices[i]).transpose();
-            }
-            const double d = std::sqrt(k.distance_squared(q));
+            const double d = std::sqrt(k.distance_squared(gather(x, k.vertices)));
             out.min_distance = out.min_distance ? std::min(*out.min_distance, d) : d;
             out.min_gap = out.min_gap ? std::min(*out.min_gap, d - k.offset) : d - k.offset;
         }
@@ -39,6 +37,14 @@ inline ContactDistances contact_distances(const Collisions& c, const Eigen::Matr
     visit(c.edge_edge);
     visit(c.face_vertex);
     return out;
+}
+
+/// The same over the pairs of mesh at x whose gap is within `within` (m).
+inline ContactDistances contact_distances(const CollisionMesh& mesh, const Eigen::MatrixXd& x, double within)
+{
+    Collisions c;
+    c.build(mesh, x, within);
+    return contact_distances(c, x);
 }
 
 } // namespace ipc::examples

@@ -54,7 +54,7 @@ namespace {
     }
 
     /// Adds a plate (a board facing down when facing_down, else up) whose
-    /// vertices follow path; returns nothing, the plate is an obstacle.
+    /// vertices follow path (an obstacle of 2 x 2 quads).
     void add_moving_plate(Model& model, const Eigen::Vector3d& center, double size, bool facing_down, const ScriptedMotion& path)
     {
         const Eigen::Vector3d X(size, 0, 0), Z(0, 0, size);

@@ -68,7 +68,7 @@ public:
 
         held_ = model_.held();
         locked_ = held_;
-        num_free_vertices_ = Index(std::count(held_.begin(), held_.end(), false));
+        const Index num_free_vertices = Index(std::count(held_.begin(), held_.end(), false));
 
         // The elastic elements never change: colour them for parallel
         // assembly and build their Hessian's sparsity pattern once.
@@ -100,7 +100,7 @@ public:
                 mass_sum += model_.mass[v];
             }
         }
-        average_mass_ = std::max(num_free_vertices_ > 0 ? mass_sum / double(num_free_vertices_) : 1.0, 1e-12);
+        average_mass_ = std::max(num_free_vertices > 0 ? mass_sum / double(num_free_vertices) : 1.0, 1e-12);
         kappa_bounds_ = barrier_stiffness_bounds(bbox_diagonal_, average_mass_, p_.dhat,
             2 * model_.contact_radius.maxCoeff());
         kappa_ = kappa_bounds_.min;
@@ -250,11 +250,7 @@ public:
         c.build(mesh_, x_, p_.dhat);
         stats.contacts = c.size();
         stats.min_gap = min_gap(c, x_);
-        {
-            Collisions near;
-            near.build(mesh_, x_, 2 * p_.dhat);
-            stats.min_distance = contact_distances(near, x_).min_distance;
-        }
+        stats.min_distance = contact_distances(mesh_, x_, 2 * p_.dhat).min_distance;
         stats.factorizations = factorizations_;
         stats.toi_mean = stats.newton_iterations > 0 ? alpha_sum_ / stats.newton_iterations : 0;
         if (!model_.membranes.empty()) {
@@ -263,7 +259,7 @@ public:
         stats.kappa = kappa_;
         stats.kappa_s = sl_stiffness_.stiffness();
         if (pulling_) {
-            stats.script_progress = 1 - script_remaining(x_) / script_distance_;
+            stats.script_progress = script_progress(x_);
         }
         stats.seconds = seconds_since(start);
         return stats;
@@ -378,6 +374,9 @@ private:
         return std::sqrt(sum);
     }
 
+    /// Fraction of this step's prescribed motion taken at x.
+    double script_progress(const Eigen::MatrixXd& x) const { return 1 - script_remaining(x) / script_distance_; }
+
     double pull_energy(const Eigen::MatrixXd& x) const
     {
         double e = 0;
@@ -411,7 +410,7 @@ private:
         if (!pulling_) {
             return true;
         }
-        double progress = 1 - script_remaining(x) / script_distance_;
+        double progress = script_progress(x);
         for (int round = 0; round < 30 && progress < 0.999; ++round) {
             for (const auto& s : model_.scripted) {
                 pull_multiplier_.row(s.vertex)
@@ -421,7 +420,7 @@ private:
                 return false;
             }
             const double previous = progress;
-            progress = 1 - script_remaining(x) / script_distance_;
+            progress = script_progress(x);
             if (progress - previous < 0.01 * (1 - previous) && pull_stiffness_ < pull_stiffness_max) {
                 pull_stiffness_ *= 2;
             }
@@ -651,7 +650,6 @@ private:
     double pull_stiffness_ = pull_stiffness_min;
     StencilAssembly elastic_;                 ///< the model's elastic elements
     Eigen::SparseMatrix<double> mass_matrix_; ///< lumped masses on the diagonal (3n x 3n)
-    Index num_free_vertices_ = 0;
     Eigen::MatrixXd x_, v_, x_hat_, x_start_;
     double time_ = 0;
     double bbox_diagonal_ = 1;

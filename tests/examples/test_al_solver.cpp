@@ -5,6 +5,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "solver_checks.hpp"
+
 #include <al/al_scenes.hpp>
 
 #include <ipc/collisions/intersection.hpp>
@@ -17,6 +19,7 @@
 #include <string>
 
 using namespace ipc::examples;
+using namespace ipc::examples::test;
 
 namespace {
 
@@ -118,17 +121,14 @@ TEST_CASE("AL: two soft blocks colliding keep their linear momentum", "[examples
         INFO("friction " << friction);
         Scene scene = make_scene("momentum");
         scene.physics.friction = friction;
-        const auto momentum = [&](const AlSimulator& sim) {
-            return Eigen::Vector3d((sim.velocities().array().colwise() * sim.model().mass.array()).colwise().sum());
-        };
         AlParameters p = al_parameters_of(scene);
         p.dt = 0.005;
         p.cg_tolerance = 1e-8;
         AlSimulator sim(scene.model, p);
-        const Eigen::Vector3d before = momentum(sim);
+        const Eigen::Vector3d before = linear_momentum(sim);
         const std::size_t most = al_run_checked(sim, 12);
         CHECK(most > 0); // they collide
-        const Eigen::Vector3d after = momentum(sim);
+        const Eigen::Vector3d after = linear_momentum(sim);
         INFO("momentum before " << before.transpose() << ", after " << after.transpose());
         CHECK((after - before).norm() <= 1e-4 * before.norm());
     }
@@ -153,16 +153,6 @@ TEST_CASE("AL: bad parameters and infeasible starts are rejected", "[examples][a
     model.add_particles(V, ParticleMaterial {}, 1e-3);
     CHECK_THROWS_AS(AlSimulator(model, AlParameters {}), ipc::penetration);
 }
-
-namespace {
-
-/// Largest downward displacement (m) of any vertex between two states.
-double largest_drop(const Eigen::MatrixXd& before, const Eigen::MatrixXd& after)
-{
-    return (before.col(1) - after.col(1)).maxCoeff();
-}
-
-} // namespace
 
 TEST_CASE("AL: the masonry arch stands with mu = 0.5 and falls without friction", "[examples][al][arch]")
 {
