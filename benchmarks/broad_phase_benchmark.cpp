@@ -1,13 +1,16 @@
 // Broad-phase benchmark: static and swept candidates of an OBJ mesh pair
 // (DIR/t0.obj, DIR/t1.obj with the same faces) for every broad-phase method
-// with 1 and 2 threads.
+// with 1 and 2 threads, after has_intersections on generated grid cloths
+// (exactly flat, tilted but exactly coplanar, and perturbed; these rows run
+// without --mesh-dir too).
 //
-//   broad_phase_benchmark --mesh-dir DIR [--repeats N] [--dhat-scale S] [--brute-force] [--bvh-only]
+//   broad_phase_benchmark [--mesh-dir DIR] [--repeats N] [--dhat-scale S] [--brute-force] [--bvh-only]
 //
 // dhat = S x (bounding-box diagonal of t0), S = 1e-3 by default. Brute force
 // is O(n^2) and only runs on request or for meshes below 20,000 primitives.
 
 #include <ipc/broad_phase/broad_phase.hpp>
+#include <ipc/collisions/intersection.hpp>
 #include <ipc/io/obj.hpp>
 #include <ipc/mesh/collision_mesh.hpp>
 
@@ -17,7 +20,9 @@
 #include <chrono>
 #include <ctime>
 #include <cstdlib>
+#include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #if IPC_HAS_OPENMP
@@ -64,6 +69,66 @@ void set_threads(int threads)
 #endif
 }
 
+/// An n x n vertex grid cloth of spacing 1 / 64 (two triangles per square):
+/// in the plane z = 0 (flat), in the plane z = x + y / 2 (tilted; every
+/// coordinate exact, so still exactly coplanar), or flat with z jittered by
+/// up to 1 % of the spacing (perturbed; a height field, so intersection-free).
+enum class GridShape { flat, tilted, perturbed };
+
+struct GridCloth {
+    Eigen::MatrixXd V;
+    Eigen::MatrixXi F;
+};
+
+GridCloth grid_cloth(int n, GridShape shape)
+{
+    const double spacing = 1.0 / 64.0;
+    std::mt19937_64 generator(3);
+    std::uniform_real_distribution<double> jitter(-0.01 * spacing, 0.01 * spacing);
+    GridCloth cloth { Eigen::MatrixXd(n * n, 3), Eigen::MatrixXi(2 * (n - 1) * (n - 1), 3) };
+    for (int i = 0; i < n; ++i) {
+        for (int j = 0; j < n; ++j) {
+            const double x = i * spacing, y = j * spacing;
+            const double z = shape == GridShape::tilted ? x + y / 2
+                : shape == GridShape::perturbed        ? jitter(generator)
+                                                       : 0.0;
+            cloth.V.row(i * n + j) << x, y, z;
+        }
+    }
+    int f = 0;
+    for (int i = 0; i + 1 < n; ++i) {
+        for (int j = 0; j + 1 < n; ++j) {
+            const int corner = i * n + j;
+            cloth.F.row(f++) << corner, corner + n, corner + n + 1;
+            cloth.F.row(f++) << corner, corner + n + 1, corner + 1;
+        }
+    }
+    return cloth;
+}
+
+/// has_intersections on flat, tilted and perturbed grid cloths, 1 and 2
+/// threads (best of repeats).
+void intersection_rows(int repeats)
+{
+    fmt::print("\n| has_intersections | threads | wall ms | cpu ms | result |\n|---|---:|---:|---:|---|\n");
+    const std::pair<GridShape, const char*> shapes[] = { { GridShape::flat, "flat" },
+                                                         { GridShape::tilted, "tilted flat" },
+                                                         { GridShape::perturbed, "perturbed" } };
+    for (const int n : { 17, 41 }) {
+        for (const auto& [shape, name] : shapes) {
+            const GridCloth cloth = grid_cloth(n, shape);
+            const ipc::CollisionMesh mesh(cloth.V, Eigen::MatrixXi(), cloth.F);
+            for (const int threads : { 1, 2 }) {
+                set_threads(threads);
+                bool found = false;
+                const Timing time = best_of(repeats, [&] { found = ipc::has_intersections(mesh, cloth.V); });
+                fmt::print("| {} {}x{} grid | {} | {:.2f} | {:.2f} | {} |\n", name, n, n, threads, time.wall_ms,
+                           time.cpu_ms, found ? "intersecting" : "free");
+            }
+        }
+    }
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -86,16 +151,17 @@ int main(int argc, char** argv)
         } else if (arg == "--bvh-only") {
             bvh_only = true;
         } else {
-            fmt::print(stderr, "usage: {} --mesh-dir DIR [--repeats N] [--dhat-scale S] [--brute-force] [--bvh-only]\n",
+            fmt::print(stderr,
+                       "usage: {} [--mesh-dir DIR] [--repeats N] [--dhat-scale S] [--brute-force] [--bvh-only]\n",
                        argv[0]);
             return 2;
         }
     }
-    if (dir.empty()) {
-        fmt::print(stderr, "--mesh-dir is required (a folder with t0.obj and t1.obj)\n");
-        return 2;
-    }
     try {
+        intersection_rows(repeats);
+        if (dir.empty()) {
+            return 0; // the candidate rows need a mesh pair (a folder with t0.obj and t1.obj)
+        }
         const ipc::ObjMesh start = ipc::read_obj(dir + "/t0.obj");
         const ipc::ObjMesh end = ipc::read_obj(dir + "/t1.obj");
         const ipc::CollisionMesh mesh(start.vertices, Eigen::MatrixXi(), start.faces);

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 #include <random>
+#include <utility>
 
 using namespace ipc;
 
@@ -166,4 +167,259 @@ TEST_CASE("has_intersections in 2D: crossing / touching / separated segments", "
     CHECK_FALSE(has_intersections(square, V));
     V.row(2) << 0.5, -1; // edge 2-3 now crosses edge 0-1
     CHECK(has_intersections(square, V));
+}
+
+namespace {
+
+/// Triangle sheets built as exact grids: vertex (i, j) of a sheet is
+/// origin + i u + j v, with u, v and origin chosen so that every coordinate
+/// is exactly representable (each sheet then lies exactly in one plane).
+struct FlatSheets {
+    Eigen::MatrixXd V = Eigen::MatrixXd(0, 3);
+    Eigen::MatrixXi F = Eigen::MatrixXi(0, 3);
+
+    /// Appends an n x n vertex sheet (two triangles per square) and returns
+    /// the index of its vertex (0, 0).
+    int add_sheet(int n, const Eigen::RowVector3d& origin, const Eigen::RowVector3d& u, const Eigen::RowVector3d& v)
+    {
+        const int base = int(V.rows());
+        Eigen::MatrixXd sheet_vertices(n * n, 3);
+        for (int i = 0; i < n; ++i) {
+            for (int j = 0; j < n; ++j) {
+                sheet_vertices.row(i * n + j) = origin + double(i) * u + double(j) * v;
+            }
+        }
+        Eigen::MatrixXi sheet_faces(2 * (n - 1) * (n - 1), 3);
+        int f = 0;
+        for (int i = 0; i + 1 < n; ++i) {
+            for (int j = 0; j + 1 < n; ++j) {
+                const int corner = base + i * n + j, right = corner + n, up = corner + 1, diagonal = corner + n + 1;
+                sheet_faces.row(f++) << corner, right, diagonal;
+                sheet_faces.row(f++) << corner, diagonal, up;
+            }
+        }
+        ipc::test::append(V, sheet_vertices);
+        ipc::test::append(F, sheet_faces);
+        return base;
+    }
+
+    CollisionMesh mesh() const { return CollisionMesh(V, Eigen::MatrixXi(), F); }
+};
+
+/// The lowest (edge, face) pair that meets, by testing every edge against
+/// every face with the exact pair test of has_intersections; (-1, -1) when
+/// none does.
+detail::IntersectingPair brute_force_intersecting_pair(const CollisionMesh& mesh, const Eigen::MatrixXd& V)
+{
+    const detail::CrossingTest test(mesh, V);
+    for (Index e = 0; e < mesh.num_edges(); ++e) {
+        for (Index f = 0; f < mesh.num_faces(); ++f) {
+            if (test.crosses(e, f)) {
+                return { e, f };
+            }
+        }
+    }
+    return {};
+}
+
+/// has_intersections on the configuration, checked against the brute-force
+/// reference (and the first pair it names against the reference's).
+bool intersects_like_brute_force(const CollisionMesh& mesh, const Eigen::MatrixXd& V)
+{
+    const bool found = has_intersections(mesh, V);
+    const detail::IntersectingPair reference = brute_force_intersecting_pair(mesh, V);
+    CHECK(found == (reference.edge >= 0));
+    const detail::IntersectingPair first = detail::first_intersecting_pair(mesh, V);
+    CHECK(first.edge == reference.edge);
+    CHECK(first.other == reference.other);
+    return found;
+}
+
+/// Spacing of the exact grids below (a power of two).
+constexpr double grid_step = 1.0 / 16.0;
+
+} // namespace
+
+TEST_CASE("Exact predicates decide coplanar points with inexact differences", "[intersection]")
+{
+    // All on the plane z = x, with coordinates of very different magnitudes
+    // so that the differences to d are not representable (two-term
+    // expansions); moving d off the plane by one ulp must give the same sign
+    // as moving it by one.
+    const double a[3] = { std::ldexp(1.0, 60), 0.0, std::ldexp(1.0, 60) };
+    const double b[3] = { -std::ldexp(1.0, -60), 3.0, -std::ldexp(1.0, -60) };
+    const double c[3] = { 1.0, 1.0, 1.0 };
+    const double on_plane[3] = { -3.0, 5.0, -3.0 };
+    CHECK(detail::orient3d(a, b, c, on_plane) == 0);
+    const double ulp_above[3] = { -3.0, 5.0, std::nextafter(-3.0, 0.0) };
+    const double far_above[3] = { -3.0, 5.0, -2.0 };
+    const double ulp_below[3] = { -3.0, 5.0, std::nextafter(-3.0, -4.0) };
+    const double far_below[3] = { -3.0, 5.0, -4.0 };
+    const int above = detail::orient3d(a, b, c, far_above);
+    CHECK(above != 0);
+    CHECK(detail::orient3d(a, b, c, ulp_above) == above);
+    CHECK(detail::orient3d(a, b, c, far_below) == -above);
+    CHECK(detail::orient3d(a, b, c, ulp_below) == -above);
+
+    // orient2d on the line y = x with the same magnitudes.
+    const double p[2] = { std::ldexp(1.0, 60), std::ldexp(1.0, 60) };
+    const double q[2] = { -std::ldexp(1.0, -60), -std::ldexp(1.0, -60) };
+    const double r[2] = { -3.0, -3.0 };
+    const double r_up[2] = { -3.0, std::nextafter(-3.0, 0.0) };
+    const double r_down[2] = { -3.0, std::nextafter(-3.0, -4.0) };
+    CHECK(detail::orient2d(p, q, r) == 0);
+    CHECK(detail::orient2d(p, q, r_up) == -detail::orient2d(p, q, r_down));
+    CHECK(detail::orient2d(p, q, r_up) != 0);
+
+    // Points sharing one coordinate exactly (the axis-aligned shortcut).
+    const double flat_a[3] = { 0.1, 0.7, 0.3 }, flat_b[3] = { 0.9, 0.2, 0.3 }, flat_c[3] = { 0.4, 0.4, 0.3 };
+    const double flat_d[3] = { 0.25, 0.6, 0.3 }, lifted_d[3] = { 0.25, 0.6, std::nextafter(0.3, 1.0) };
+    CHECK(detail::orient3d(flat_a, flat_b, flat_c, flat_d) == 0);
+    CHECK(detail::orient3d(flat_a, flat_b, flat_c, lifted_d) == -detail::orient3d(flat_a, flat_b, lifted_d, flat_c));
+    CHECK(detail::orient3d(flat_a, flat_b, flat_c, lifted_d) != 0);
+    // Only a and b share d's z (a zero in two rows of the z column, not
+    // three): det = c_z (a_x b_y - a_y b_x) = 3 - 3 (1 + 2^-52) < 0, too
+    // close to zero for the filter.
+    const double near_a[3] = { 1.0, std::nextafter(1.0, 2.0), 0.0 }, near_b[3] = { 3.0, 3.0, 0.0 };
+    const double near_c[3] = { 0.5, 0.25, 1.0 }, origin[3] = { 0.0, 0.0, 0.0 };
+    CHECK(detail::orient3d(near_a, near_b, near_c, origin) == -1);
+}
+
+TEST_CASE("has_intersections: exactly flat grids do not intersect themselves", "[intersection]")
+{
+    const double h = grid_step;
+    struct Plane {
+        const char* name;
+        Eigen::RowVector3d origin, u, v;
+    };
+    const Plane planes[] = {
+        { "xy plane", { 0.25, -0.5, 0.3 }, { h, 0, 0 }, { 0, h, 0 } },
+        { "xz plane", { 0.25, 0.3, -0.5 }, { h, 0, 0 }, { 0, 0, h } },
+        { "yz plane", { 0.3, 0.25, -0.5 }, { 0, h, 0 }, { 0, 0, h } },
+        // z = x + y / 2 + 1/4: no coordinate shared, still exactly coplanar.
+        { "tilted plane", { 0, 0, 0.25 }, { h, 0, h }, { 0, h, h / 2 } },
+    };
+    for (const Plane& plane : planes) {
+        SECTION(plane.name)
+        {
+            FlatSheets sheets;
+            sheets.add_sheet(12, plane.origin, plane.u, plane.v);
+            // The grid really is flat: three corners and an inner vertex are
+            // coplanar (row-major copy: each point three contiguous doubles).
+            const Eigen::MatrixXd& V = sheets.V;
+            Eigen::Matrix<double, 4, 3, Eigen::RowMajor> corners;
+            corners << V.row(0), V.row(11), V.row(12 * 11), V.row(12 * 5 + 7);
+            REQUIRE(detail::orient3d(corners.row(0).data(), corners.row(1).data(), corners.row(2).data(),
+                                     corners.row(3).data())
+                    == 0);
+            CHECK_FALSE(intersects_like_brute_force(sheets.mesh(), sheets.V));
+
+            // A second coplanar sheet overlapping part of the first.
+            FlatSheets overlapping = sheets;
+            overlapping.add_sheet(6, plane.origin + 4.5 * plane.u + 3.25 * plane.v, plane.u, plane.v);
+            CHECK(intersects_like_brute_force(overlapping.mesh(), overlapping.V));
+
+            // A vertex moved within the plane onto a non-adjacent triangle
+            // (the sheet folds over itself without leaving the plane).
+            FlatSheets folded = sheets;
+            const int moved = 12 * 3 + 3;
+            folded.V.row(moved) = plane.origin + 7.25 * plane.u + 6.5 * plane.v;
+            CHECK(intersects_like_brute_force(folded.mesh(), folded.V));
+        }
+    }
+}
+
+TEST_CASE("has_intersections: coplanar sheets touching at one point intersect, one ulp apart do not", "[intersection]")
+{
+    const double h = grid_step;
+    // Sheet A over [0, 11 h]^2 in z = 0.5; sheet B, turned 45 degrees, lies in
+    // x >= 11 h with only its corner on x = 11 h, in the middle of an edge
+    // of A's boundary.
+    const Eigen::RowVector3d u(h, h, 0), v(h, -h, 0);
+    const double boundary_x = 11 * h, touching_y = 4.5 * h;
+    for (const double corner_x : { boundary_x, std::nextafter(boundary_x, 1.0) }) {
+        FlatSheets sheets;
+        sheets.add_sheet(12, { 0, 0, 0.5 }, { h, 0, 0 }, { 0, h, 0 });
+        const int corner = sheets.add_sheet(5, { corner_x, touching_y, 0.5 }, u, v);
+        REQUIRE(sheets.V(corner, 0) == corner_x);
+        CHECK(intersects_like_brute_force(sheets.mesh(), sheets.V) == (corner_x == boundary_x));
+    }
+
+    // The same corner exactly on a vertex of A's boundary.
+    FlatSheets on_vertex;
+    on_vertex.add_sheet(12, { 0, 0, 0.5 }, { h, 0, 0 }, { 0, h, 0 });
+    on_vertex.add_sheet(5, { boundary_x, 4 * h, 0.5 }, u, v);
+    CHECK(intersects_like_brute_force(on_vertex.mesh(), on_vertex.V));
+}
+
+TEST_CASE("has_intersections: a vertex pushed exactly into a flat sheet's plane touches it", "[intersection]")
+{
+    const double h = grid_step;
+    // A flat grid in z = 0 and, above it, a small tent (one triangle fan)
+    // whose apex is pushed down onto the grid: into a triangle's interior,
+    // onto an edge, onto a vertex (touching counts), or stopped 1e-30 short.
+    const Eigen::RowVector3d apex_targets[] = { { 5.25 * h, 3.5 * h, 0 }, { 5 * h, 3.5 * h, 0 }, { 5 * h, 3 * h, 0 } };
+    for (const Eigen::RowVector3d& target : apex_targets) {
+        for (const bool touching : { true, false }) {
+            FlatSheets sheets;
+            sheets.add_sheet(12, { 0, 0, 0 }, { h, 0, 0 }, { 0, h, 0 });
+            const int apex = int(sheets.V.rows());
+            Eigen::MatrixXd tent(4, 3);
+            tent << target(0), target(1), touching ? 0.0 : 1e-30, //
+                target(0) - h, target(1) - h, h, //
+                target(0) + h, target(1) - h, h, //
+                target(0), target(1) + h, h;
+            ipc::test::append(sheets.V, tent);
+            Eigen::MatrixXi fan(3, 3);
+            fan << apex, apex + 1, apex + 2, apex, apex + 2, apex + 3, apex, apex + 3, apex + 1;
+            ipc::test::append(sheets.F, fan);
+            CHECK(intersects_like_brute_force(sheets.mesh(), sheets.V) == touching);
+        }
+    }
+}
+
+TEST_CASE("has_intersections: parallel flat sheets 1e-12 apart do not intersect", "[intersection]")
+{
+    const double h = grid_step;
+    // Same grid twice, the copy shifted by half a cell within the plane so
+    // that its triangles overlap the first one's in projection.
+    for (const double gap : { 1e-12, 0.0 }) {
+        FlatSheets xy;
+        xy.add_sheet(10, { 0, 0, 0.125 }, { h, 0, 0 }, { 0, h, 0 });
+        xy.add_sheet(10, { h / 2, h / 4, 0.125 + gap }, { h, 0, 0 }, { 0, h, 0 });
+        CHECK(intersects_like_brute_force(xy.mesh(), xy.V) == (gap == 0.0));
+
+        FlatSheets xz;
+        xz.add_sheet(10, { 0, -0.75, 0 }, { h, 0, 0 }, { 0, 0, h });
+        xz.add_sheet(10, { h / 2, -0.75 - gap, h / 4 }, { h, 0, 0 }, { 0, 0, h });
+        CHECK(intersects_like_brute_force(xz.mesh(), xz.V) == (gap == 0.0));
+    }
+}
+
+TEST_CASE("has_intersections in 2D: collinear polylines", "[intersection]")
+{
+    // Two polylines on the line y = 1/4 (all points share y exactly).
+    const auto polylines = [](double second_start) {
+        Eigen::MatrixXd V(12, 2);
+        Eigen::MatrixXi E(10, 2);
+        for (int k = 0; k < 6; ++k) {
+            V.row(k) << k * grid_step, 0.25;
+            V.row(6 + k) << second_start + k * grid_step, 0.25;
+        }
+        for (int k = 0; k < 5; ++k) {
+            E.row(k) << k, k + 1;
+            E.row(5 + k) << 6 + k, 7 + k;
+        }
+        return std::make_pair(V, E);
+    };
+    const double end_of_first = 5 * grid_step;
+    const std::pair<double, bool> cases[] = {
+        { 3.5 * grid_step, true },                              // overlapping
+        { end_of_first, true },                                 // touching end to end
+        { std::nextafter(end_of_first, 1.0), false },           // one ulp apart
+    };
+    for (const auto& [start, expected] : cases) {
+        const auto [V, E] = polylines(start);
+        CHECK(has_intersections(CollisionMesh(V, E, Eigen::MatrixXi()), V) == expected);
+    }
 }

@@ -8,7 +8,10 @@
 /// evaluation with floating-point expansions (error-free sums and products)
 /// decides the rest. Results are exact for finite inputs barring overflow or
 /// underflow of the products involved (coordinates roughly within
-/// [1e-100, 1e100] in magnitude, or zero).
+/// [1e-100, 1e100] in magnitude, or zero). Points sharing a coordinate
+/// exactly (flat, axis-aligned sheets) are decided without expansions, and
+/// the expansions live on the stack, so exactly flat input costs about as
+/// much as perturbed input.
 
 #include <ipc/broad_phase/aabb.hpp>
 #include <ipc/broad_phase/bvh.hpp>
@@ -30,11 +33,41 @@ namespace detail {
 
     // ------------------------------------------------------------------
     // Floating-point expansions: a sum of doubles, nonoverlapping, in
-    // increasing order of magnitude (zeros allowed). Used only on the rare
-    // inputs the filters cannot decide.
+    // increasing order of magnitude, zeros dropped. Used only on the inputs
+    // the filters cannot decide (coplanar and collinear points among them,
+    // which flat meshes produce for every nearby pair), so they live on the
+    // stack with a capacity fixed at compile time and cost no allocation.
 
-    using Expansion = std::vector<double>;
+    /// An exact sum of at most Capacity nonzero doubles (see above).
+    template <int Capacity> class Expansion {
+    public:
+        int size() const { return size_; }
+        double operator[](int i) const { return terms_[i]; }
 
+        /// Appends x (of larger magnitude than every term) unless it is zero.
+        void append_nonzero(double x)
+        {
+            if (x != 0.0) {
+                terms_[size_++] = x;
+            }
+        }
+
+        void negate()
+        {
+            for (int i = 0; i < size_; ++i) {
+                terms_[i] = -terms_[i];
+            }
+        }
+
+        /// Sign (-1, 0, 1) of the sum: that of its largest term.
+        int sign() const { return size_ == 0 ? 0 : (terms_[size_ - 1] > 0.0 ? 1 : -1); }
+
+    private:
+        double terms_[Capacity]; // only [0, size_) is ever read
+        int size_ = 0;
+    };
+
+    /// sum + error == a + b exactly (Knuth's branch-free two-sum).
     inline void two_sum(double a, double b, double& sum, double& error)
     {
         sum = a + b;
@@ -43,79 +76,88 @@ namespace detail {
         error = (a - a_virtual) + (b - b_virtual);
     }
 
-    /// e + b, exact.
-    inline Expansion grow_expansion(const Expansion& e, double b)
+    /// product + error == a * b exactly (the error from a fused multiply-add).
+    inline void two_product(double a, double b, double& product, double& error)
     {
-        Expansion h;
-        h.reserve(e.size() + 1);
-        double q = b;
-        for (const double component : e) {
-            double sum, error;
-            two_sum(q, component, sum, error);
-            h.push_back(error);
-            q = sum;
-        }
-        h.push_back(q);
-        return h;
+        product = a * b;
+        error = std::fma(a, b, -product);
     }
 
-    /// e + f, exact.
-    inline Expansion expansion_sum(Expansion e, const Expansion& f)
+    /// difference = a - b, exact (at most two terms); difference must be empty.
+    inline void exact_difference(double a, double b, Expansion<2>& difference)
     {
-        for (const double component : f) {
-            e = grow_expansion(e, component);
-        }
-        return e;
+        double rounded, error;
+        two_sum(a, -b, rounded, error);
+        difference.append_nonzero(error);
+        difference.append_nonzero(rounded);
     }
 
-    /// e * b, exact (products split with fused multiply-add).
-    inline Expansion scale_expansion(const Expansion& e, double b)
+    /// sum = e + f, exact: the terms of both merged by magnitude, then
+    /// accumulated smallest first, each rounding error kept as a term
+    /// (Shewchuk's fast expansion sum; needs the default round-to-nearest
+    /// mode, as the filters do). sum must be another object.
+    template <int A, int B, int C>
+    void add_expansions(const Expansion<A>& e, const Expansion<B>& f, Expansion<C>& sum)
     {
-        Expansion h;
-        for (const double component : e) {
-            const double product = component * b;
-            const double error = std::fma(component, b, -product);
-            h = grow_expansion(h, error);
-            h = grow_expansion(h, product);
-        }
-        return h;
-    }
-
-    /// e * f, exact.
-    inline Expansion expansion_product(const Expansion& e, const Expansion& f)
-    {
-        Expansion h;
-        for (const double component : f) {
-            h = expansion_sum(h, scale_expansion(e, component));
-        }
-        return h;
-    }
-
-    inline Expansion negated(Expansion e)
-    {
-        for (double& component : e) {
-            component = -component;
-        }
-        return e;
-    }
-
-    /// a - b as an exact two-term expansion.
-    inline Expansion exact_difference(double a, double b)
-    {
-        double sum, error;
-        two_sum(a, -b, sum, error);
-        return { error, sum };
-    }
-
-    /// Sign (-1, 0, 1) of an expansion: that of its largest nonzero term.
-    inline int expansion_sign(const Expansion& e)
-    {
-        for (auto it = e.rbegin(); it != e.rend(); ++it) {
-            if (*it != 0.0) {
-                return *it > 0.0 ? 1 : -1;
+        static_assert(C >= A + B, "the sum needs room for every term of both");
+        int i = 0, j = 0;
+        const auto next_smallest = [&]() {
+            if (j == f.size() || (i < e.size() && std::abs(e[i]) < std::abs(f[j]))) {
+                return e[i++];
             }
+            return f[j++];
+        };
+        const int count = e.size() + f.size();
+        if (count == 0) {
+            return;
         }
-        return 0;
+        double running = next_smallest();
+        for (int k = 1; k < count; ++k) {
+            double total, error;
+            two_sum(running, next_smallest(), total, error);
+            sum.append_nonzero(error);
+            running = total;
+        }
+        sum.append_nonzero(running);
+    }
+
+    /// product = e * b, exact (Shewchuk's scale expansion). product must be
+    /// another object.
+    template <int A, int C> void scale_expansion(const Expansion<A>& e, double b, Expansion<C>& product)
+    {
+        static_assert(C >= 2 * A, "a scaled expansion can double its length");
+        if (e.size() == 0) {
+            return;
+        }
+        double running, error;
+        two_product(e[0], b, running, error);
+        product.append_nonzero(error);
+        for (int i = 1; i < e.size(); ++i) {
+            double high, low, partial, total;
+            two_product(e[i], b, high, low);
+            two_sum(running, low, partial, error);
+            product.append_nonzero(error);
+            two_sum(high, partial, total, error);
+            product.append_nonzero(error);
+            running = total;
+        }
+        product.append_nonzero(running);
+    }
+
+    /// product = e * f for an f of at most two terms (a coordinate
+    /// difference), exact. product must be another object.
+    template <int A, int C>
+    void multiply_by_difference(const Expansion<A>& e, const Expansion<2>& f, Expansion<C>& product)
+    {
+        static_assert(C >= 4 * A, "the product needs room for both scaled copies");
+        Expansion<2 * A> by_low, by_high;
+        if (f.size() > 0) {
+            scale_expansion(e, f[0], by_low);
+        }
+        if (f.size() > 1) {
+            scale_expansion(e, f[1], by_high);
+        }
+        add_expansions(by_low, by_high, product);
     }
 
     constexpr double machine_epsilon = 1.1102230246251565e-16; // 2^-53
@@ -134,10 +176,24 @@ namespace detail {
         if (-det > bound) {
             return -1;
         }
-        const Expansion acx = exact_difference(a[0], c[0]), bcy = exact_difference(b[1], c[1]);
-        const Expansion acy = exact_difference(a[1], c[1]), bcx = exact_difference(b[0], c[0]);
-        return expansion_sign(
-            expansion_sum(expansion_product(acx, bcy), negated(expansion_product(acy, bcx))));
+        // Points sharing a coordinate exactly are collinear (a difference of
+        // doubles is zero only when they are equal): the common case of
+        // axis-aligned input, decided without expansions.
+        if ((a[0] == c[0] && b[0] == c[0]) || (a[1] == c[1] && b[1] == c[1])) {
+            return 0;
+        }
+        Expansion<2> acx, bcy, acy, bcx;
+        exact_difference(a[0], c[0], acx);
+        exact_difference(b[1], c[1], bcy);
+        exact_difference(a[1], c[1], acy);
+        exact_difference(b[0], c[0], bcx);
+        Expansion<8> positive, negative;
+        multiply_by_difference(acx, bcy, positive);
+        multiply_by_difference(acy, bcx, negative);
+        negative.negate();
+        Expansion<16> total;
+        add_expansions(positive, negative, total);
+        return total.sign();
     }
 
     /// Sign of det[a - d; b - d; c - d] (3D). Exact.
@@ -160,21 +216,38 @@ namespace detail {
         if (-det > bound) {
             return -1;
         }
-        Expansion differences[3][3];
-        for (int k = 0; k < 3; ++k) {
-            differences[0][k] = exact_difference(a[k], d[k]);
-            differences[1][k] = exact_difference(b[k], d[k]);
-            differences[2][k] = exact_difference(c[k], d[k]);
+        // Four points sharing a coordinate exactly lie in an axis-aligned
+        // plane (a zero column; a difference of doubles is zero only when
+        // they are equal): flat input, decided without expansions.
+        if ((adx == 0.0 && bdx == 0.0 && cdx == 0.0) || (ady == 0.0 && bdy == 0.0 && cdy == 0.0)
+            || (adz == 0.0 && bdz == 0.0 && cdz == 0.0)) {
+            return 0;
         }
-        const auto minor = [&](int r0, int r1) { // x_r0 * y_r1 - x_r1 * y_r0
-            return expansion_sum(expansion_product(differences[r0][0], differences[r1][1]),
-                                 negated(expansion_product(differences[r1][0], differences[r0][1])));
-        };
-        const Expansion total = expansion_sum(
-            expansion_sum(expansion_product(differences[0][2], minor(1, 2)),
-                          expansion_product(differences[1][2], minor(2, 0))),
-            expansion_product(differences[2][2], minor(0, 1)));
-        return expansion_sign(total);
+        Expansion<2> differences[3][3]; // row (a, b, c minus d), coordinate
+        for (int k = 0; k < 3; ++k) {
+            exact_difference(a[k], d[k], differences[0][k]);
+            exact_difference(b[k], d[k], differences[1][k]);
+            exact_difference(c[k], d[k], differences[2][k]);
+        }
+        // Expands along the z column: sum over rows r of z_r times the 2x2
+        // minor of the other two rows, x_r0 * y_r1 - x_r1 * y_r0.
+        Expansion<64> cofactor_terms[3];
+        const int minor_rows[3][2] = { { 1, 2 }, { 2, 0 }, { 0, 1 } };
+        for (int r = 0; r < 3; ++r) {
+            const int r0 = minor_rows[r][0], r1 = minor_rows[r][1];
+            Expansion<8> positive, negative;
+            multiply_by_difference(differences[r0][0], differences[r1][1], positive);
+            multiply_by_difference(differences[r1][0], differences[r0][1], negative);
+            negative.negate();
+            Expansion<16> minor;
+            add_expansions(positive, negative, minor);
+            multiply_by_difference(minor, differences[r][2], cofactor_terms[r]);
+        }
+        Expansion<128> first_two;
+        add_expansions(cofactor_terms[0], cofactor_terms[1], first_two);
+        Expansion<192> total;
+        add_expansions(first_two, cofactor_terms[2], total);
+        return total.sign();
     }
 
     /// True when p lies on the closed segment [a, b], given that the three
