@@ -22,7 +22,12 @@
 #include <ipc/distance/point_line.hpp>
 #include <ipc/distance/point_plane.hpp>
 #include <ipc/distance/point_point.hpp>
+#include <ipc/distance/point_stencil.hpp>
 #include <ipc/distance/point_triangle.hpp>
+#include <ipc/distance/separation_bounds.hpp>
+
+// Analytic signed-distance obstacles: plane, sphere, rounded box, capsule
+#include <ipc/obstacles/sdf_obstacle.hpp>
 
 // Barrier shapes, thickness offsets, adaptive stiffness
 #include <ipc/barrier/adaptive_stiffness.hpp>
@@ -36,6 +41,7 @@
 #include <ipc/ccd/ccd_method.hpp>
 #include <ipc/ccd/ccd_result.hpp>
 #include <ipc/ccd/inclusion_ccd.hpp>
+#include <ipc/ccd/point_pair_linear_motion.hpp>
 #include <ipc/ccd/root_finding_ccd.hpp>
 #include <ipc/ccd/root_finding_polynomial.hpp>
 
@@ -66,6 +72,7 @@
 #include <ipc/broad_phase/brute_force.hpp>
 #include <ipc/broad_phase/bvh.hpp>
 #include <ipc/broad_phase/candidates.hpp>
+#include <ipc/broad_phase/radius_query.hpp>
 #include <ipc/broad_phase/radix_sort.hpp>
 #include <ipc/broad_phase/spatial_hash.hpp>
 #include <ipc/broad_phase/sweep_and_prune.hpp>
@@ -84,6 +91,7 @@
 // Potentials over whole meshes
 #include <ipc/potentials/barrier_potential.hpp>
 #include <ipc/potentials/friction_potential.hpp>
+#include <ipc/potentials/squared_gap_potentials.hpp>
 #include <ipc/potentials/stencil_assembly.hpp>
 #include <ipc/potentials/strain_limit_potential.hpp>
 
