@@ -106,6 +106,14 @@ public:
         Index vertex;
         ScriptedMotion motion;
     };
+    /// A cloth as it was added: its vertex range, triangles (model
+    /// indices) and material, for solvers that remesh or rebuild it.
+    struct Shell {
+        Index first_vertex;
+        Index num_vertices;
+        Eigen::MatrixXi faces;
+        ShellMaterial material;
+    };
 
     Eigen::MatrixXd positions;  ///< initial positions, n x 3 (m)
     Eigen::MatrixXd velocities; ///< initial velocities, n x 3 (m/s)
@@ -114,6 +122,7 @@ public:
     std::vector<VertexKind> kind;
     std::vector<bool> fixed;        ///< held at the initial position
     std::vector<Scripted> scripted; ///< held on a prescribed path
+    std::vector<Shell> shells;      ///< every cloth, in the order added
     Eigen::Vector3d gravity { 0, -9.81, 0 }; ///< m/s^2, applied to free vertices
 
     std::vector<Tet> tets;
@@ -144,6 +153,7 @@ public:
         const double mu = E / (2 * (1 + m.poisson));
         const double lambda = E * m.poisson / (1 - m.poisson * m.poisson); // plane stress
         const MembraneMaterial<double> membrane { mu, lambda, m.thickness };
+        shells.push_back({ base, V.rows(), F.array() + int(base), m });
         std::map<std::pair<Index, Index>, std::pair<Index, Index>> directed; // (a,b) -> (face, third)
         for (Index f = 0; f < F.rows(); ++f) {
             const std::array<Index, 3> t { base + F(f, 0), base + F(f, 1), base + F(f, 2) };

@@ -137,6 +137,58 @@ inline TriangleMesh grid_cloth(const Eigen::Vector3d& center, double size_x, dou
     return m;
 }
 
+/// Flat rectangular cloth of nearly equilateral triangles (uniform edge
+/// lengths, as point-based methods need): origin is one corner, u and v the
+/// orthogonal side vectors; the spacing along u is |u| / round(|u| / edge),
+/// rows are about edge * sqrt(3) / 2 apart (an even number of rows, so that
+/// all four corners are vertices), odd rows are shifted by half a spacing
+/// and have one vertex fewer (the sides along v zig-zag). Triangles face
+/// u x v.
+inline TriangleMesh lattice_cloth(const Eigen::Vector3d& origin, const Eigen::Vector3d& u, const Eigen::Vector3d& v, double edge)
+{
+    require(edge > 0 && u.norm() > 0 && v.norm() > 0 && std::abs(u.dot(v)) <= 1e-9 * u.norm() * v.norm(),
+        "lattice_cloth: need orthogonal nonzero sides and a positive edge length");
+    const int columns = std::max(1, int(std::lround(u.norm() / edge)));
+    const int rows = std::max(2, 2 * int(std::lround(v.norm() / (edge * std::sqrt(3.0)))));
+    std::vector<int> first(std::size_t(rows + 2), 0); // first vertex of each row
+    for (int j = 0; j <= rows; ++j) {
+        first[std::size_t(j + 1)] = first[std::size_t(j)] + (j % 2 == 0 ? columns + 1 : columns);
+    }
+    TriangleMesh m;
+    m.vertices.resize(first[std::size_t(rows + 1)], 3);
+    for (int j = 0; j <= rows; ++j) {
+        const int count = j % 2 == 0 ? columns + 1 : columns;
+        for (int i = 0; i < count; ++i) {
+            const double s = (i + (j % 2 == 0 ? 0.0 : 0.5)) / columns;
+            m.vertices.row(first[std::size_t(j)] + i) = (origin + s * u + (double(j) / rows) * v).transpose();
+        }
+    }
+    std::vector<Eigen::Vector3i> faces;
+    for (int j = 0; j < rows; ++j) {
+        const int a = first[std::size_t(j)], b = first[std::size_t(j + 1)];
+        if (j % 2 == 0) { // row j has columns + 1 vertices, row j + 1 has columns
+            for (int i = 0; i < columns; ++i) {
+                faces.emplace_back(a + i, a + i + 1, b + i);
+                if (i + 1 < columns) {
+                    faces.emplace_back(b + i, a + i + 1, b + i + 1);
+                }
+            }
+        } else {
+            for (int i = 0; i < columns; ++i) {
+                faces.emplace_back(a + i, b + i + 1, b + i);
+                if (i + 1 < columns) {
+                    faces.emplace_back(a + i, a + i + 1, b + i + 1);
+                }
+            }
+        }
+    }
+    m.faces.resize(Eigen::Index(faces.size()), 3);
+    for (std::size_t f = 0; f < faces.size(); ++f) {
+        m.faces.row(Eigen::Index(f)) = faces[f].transpose();
+    }
+    return m;
+}
+
 /// Closed UV sphere with the given rings (>= 3) and segments (>= 3).
 inline TriangleMesh sphere_mesh(const Eigen::Vector3d& center, double radius, int rings, int segments)
 {

@@ -70,7 +70,7 @@ namespace {
 std::vector<std::string> scene_names()
 {
     return { "cloth_on_sphere", "cloth_stack", "noodles", "granules", "all_in", "incline", "hanging_cloth", "bar_drop",
-        "momentum", "arch", "chains", "press", "well", "compress", "twist_cloth" };
+        "momentum", "arch", "chains", "press", "well", "compress", "twist_cloth", "free_fall", "pile" };
 }
 
 Scene cloth_on_sphere(bool paper)
@@ -86,6 +86,8 @@ Scene cloth_on_sphere(bool paper)
     s.model.add_obstacle(sphere.vertices, sphere.faces);
     const TriangleMesh ground = board_mesh({ 0, -0.31, 0 }, 2.5, 4);
     s.model.add_obstacle(ground.vertices, ground.faces);
+    s.shapes = { { ipc::SphereObstacle { { 0, 0, 0 }, 0.3 } },
+        { ipc::PlaneObstacle { { 0, -0.31, 0 }, { 0, 1, 0 } }, 1.25 } };
     s.frames = paper ? 100 : 20;
     s.eye = { 1.2, 1.0, 1.6 };
     s.target = { 0, -0.05, 0 };
@@ -108,6 +110,9 @@ Scene cloth_stack(bool paper)
     s.model.add_volume(ball.vertices, ball.tets, VolumeMaterial { 1000, 2e5, 0.4 }, 0);
     const TriangleMesh board = board_mesh({ 0, 0, 0 }, 0.4, 2);
     s.model.add_obstacle(board.vertices, board.faces);
+    // The board as a slab whose top is the board and whose rim is rounded
+    // (2 cm radius), so that cloth can drape over its edges.
+    s.shapes = { { ipc::BoxObstacle { { 0, -0.02, 0 }, { 0.18, 0, 0.18 }, 0.02 } } };
     s.frames = paper ? 150 : 30;
     s.eye = { 0.7, 0.5, 0.9 };
     s.target = { 0, 0.0, 0 };
@@ -449,6 +454,48 @@ Scene twist_cloth(bool paper)
     return s;
 }
 
+Scene free_fall(bool paper)
+{
+    Scene s;
+    s.name = "free_fall";
+    s.description = "a horizontal sheet falls freely for half a second (speed g t)";
+    s.physics = cloth_physics(0.04, 1e-3, 0);
+    const int n = paper ? 100 : 10;
+    const TriangleMesh cloth = grid_cloth({ 0, 0, 0 }, 0.5, 0.5, n, n);
+    s.model.add_shell(cloth.vertices, cloth.faces, ShellMaterial {}, 0);
+    s.frames = 12;
+    s.eye = { 0.8, 0.2, 1.8 };
+    s.target = { 0, -0.6, 0 };
+    return s;
+}
+
+Scene pile(bool paper)
+{
+    Scene s;
+    s.name = "pile";
+    s.description = "a long upright strip of cloth dropped onto the ground folds into a heap";
+    s.physics = cloth_physics(0.02, 1e-3, 0.2);
+    const double width = 0.2, length = paper ? 2.0 : 1.0;
+    const int nw = paper ? 40 : 5, nl = paper ? 400 : 25;
+    // Upright: the strip's long side along y, bottom edge 2 cm above the
+    // ground, leaning 0.1 rad about z so that it folds one way.
+    TriangleMesh strip = grid_cloth({ 0, 0, 0 }, width, length, nw, nl);
+    const Eigen::Matrix3d upright = (Eigen::AngleAxisd(0.1, Eigen::Vector3d::UnitZ())
+        * Eigen::AngleAxisd(-pi / 2, Eigen::Vector3d::UnitX())).toRotationMatrix();
+    for (Index v = 0; v < strip.vertices.rows(); ++v) {
+        strip.vertices.row(v) = (upright * strip.vertices.row(v).transpose()).transpose();
+    }
+    strip.vertices.col(1).array() += 0.02 - strip.vertices.col(1).minCoeff();
+    s.model.add_shell(strip.vertices, strip.faces, ShellMaterial {}, 0);
+    const TriangleMesh ground = board_mesh({ 0, 0, 0 }, 1.6, 4);
+    s.model.add_obstacle(ground.vertices, ground.faces);
+    s.shapes = { { ipc::PlaneObstacle { { 0, 0, 0 }, { 0, 1, 0 } }, 0.8 } };
+    s.frames = paper ? 100 : 40;
+    s.eye = { 1.0, 0.8, 1.4 };
+    s.target = { 0, 0.1, 0 };
+    return s;
+}
+
 Scene make_scene(const std::string& name, bool paper)
 {
     if (name == "cloth_on_sphere") {
@@ -492,6 +539,12 @@ Scene make_scene(const std::string& name, bool paper)
     }
     if (name == "compress") {
         return compress(paper);
+    }
+    if (name == "free_fall") {
+        return free_fall(paper);
+    }
+    if (name == "pile") {
+        return pile(paper);
     }
     if (name == "twist_cloth") {
         return twist_cloth(paper);

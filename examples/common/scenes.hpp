@@ -14,6 +14,8 @@
 #include <common/frame_output.hpp>
 #include <common/model.hpp>
 
+#include <ipc/obstacles/sdf_obstacle.hpp>
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,6 +31,14 @@ struct ScenePhysics {
     std::optional<double> strain_limit; ///< cloth stretch limit s, for solvers that enforce one
 };
 
+/// A static obstacle of the scene as a signed-distance shape, for solvers
+/// that collide with distance fields (repulsion_sim). It describes the same
+/// body as one of the model's obstacle meshes.
+struct AnalyticObstacle {
+    ipc::SdfObstacle shape;
+    double board_extent = 1; ///< half-size (m) of the square drawn for a plane
+};
+
 /// A ready-to-run scene.
 struct Scene {
     std::string name;
@@ -40,6 +50,9 @@ struct Scene {
     Eigen::Vector3d eye { 0, 1, 2 };    ///< preview camera
     Eigen::Vector3d target { 0, 0, 0 };
     double shell_opacity = 1; ///< cloth opacity in the preview (below 1 shows what lies under it)
+    /// The static obstacles as signed-distance shapes, where the scene can
+    /// state them exactly (empty otherwise).
+    std::vector<AnalyticObstacle> shapes;
 };
 
 /// How the example programs show the scene.
@@ -122,5 +135,13 @@ Scene compress(bool paper);
 /// Twisting cloth (AL paper Fig. 22): a square cloth whose left and right
 /// edges turn in opposite directions at 180 degrees per second each.
 Scene twist_cloth(bool paper);
+
+/// Free fall (repulsion paper Sec. 5.2): a horizontal sheet falls without
+/// obstacles for half a second; its speed should follow g t.
+Scene free_fall(bool paper);
+
+/// Pile: a long strip of cloth held upright and dropped onto the ground,
+/// where it folds into a heap (heavy self-contact).
+Scene pile(bool paper);
 
 } // namespace ipc::examples

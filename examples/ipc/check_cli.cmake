@@ -15,6 +15,11 @@ endif()
 if(NOT HINT_SCENE)
   set(HINT_SCENE all_in)
 endif()
+# SCENES: the scenes --list-scenes must show (default: all of them).
+if(NOT SCENES)
+  set(SCENES cloth_on_sphere cloth_stack noodles granules all_in incline hanging_cloth
+    bar_drop momentum arch chains press well compress twist_cloth free_fall pile)
+endif()
 foreach(_var IN ITEMS IPC_SIM WORK_DIR)
   if(NOT DEFINED ${_var})
     message(FATAL_ERROR "check_cli.cmake: pass -D${_var}=...")
@@ -66,8 +71,7 @@ expect_empty(err)
 
 # --list-scenes: one scene a line, name first, then a description.
 expect_exit(0 --list-scenes)
-foreach(_scene IN ITEMS cloth_on_sphere cloth_stack noodles granules all_in incline hanging_cloth
-    bar_drop momentum arch chains press well compress twist_cloth)
+foreach(_scene IN LISTS SCENES)
   if(NOT "\n${out}" MATCHES "\n${_scene}  +[a-z][^\n]+\n")
     _fail("--list-scenes: no line for ${_scene} with a description in:\n${out}")
   endif()

@@ -171,7 +171,7 @@ TEST_CASE("every scene has a one-line description for --list-scenes", "[examples
         CHECK(scene.shell_opacity <= 1);
         entries.push_back({ name, scene.description });
     }
-    CHECK(entries.size() == 15);
+    CHECK(entries.size() == 17);
     std::ostringstream out;
     print_scene_list(out, entries);
     std::istringstream lines(out.str());

@@ -1,0 +1,298 @@
+// repulsion_sim: runs a cloth scene with the vertex-repulsion integrator
+// (repulsion_solver.hpp). It runs the cloth scenes of ipc_sim by the same
+// names, remeshed as uniform lattices (about 1,000 vertices, paper: 50,000)
+// with h = 0.01 s, for the scene's default duration; obstacles are the
+// scenes' signed-distance shapes (repulsion_scenes.hpp says what changes).
+//
+//   repulsion_sim --scene NAME [--size small|paper] [--frames N] [--dt H]
+//                 [--out DIR] [--json FILE] [--threads N]
+//                 [--rest-edge L] [--no-smoothing]
+//   repulsion_sim --list-scenes
+//   repulsion_sim --help
+//
+// Outputs and exit codes as ipc_sim's. Every frame is an OBJ with the cloth
+// under `o bodies` and each obstacle, as a mesh inscribed in its shape,
+// under `o obstacle_NAME`.
+
+#include "repulsion_scenes.hpp"
+
+#include <common/cli.hpp>
+#include <common/frame_output.hpp>
+#include <common/json_output.hpp>
+#include <common/progress.hpp>
+
+#include <ipc/config.hpp>
+
+#include <fmt/core.h>
+
+#if IPC_HAS_OPENMP
+#include <omp.h>
+#endif
+
+#include <algorithm>
+#include <cmath>
+#include <exception>
+#include <iostream>
+#include <limits>
+#include <string>
+#include <vector>
+
+using namespace ipc::examples;
+
+namespace {
+
+/// The cloth scenes: the shared scenes that are cloth and signed-distance
+/// obstacles only (cloth_stack's ball is left out with a note).
+const std::vector<std::string>& cloth_scenes()
+{
+    static const std::vector<std::string> names { "cloth_on_sphere", "cloth_stack", "hanging_cloth", "twist_cloth",
+        "pile", "free_fall" };
+    return names;
+}
+
+/// The obstacles as meshes, drawn once (they do not move).
+struct ObstacleMeshes {
+    Eigen::MatrixXd vertices;
+    std::vector<ipc::examples::ObjObject> objects;
+    std::vector<Eigen::Vector3i> faces; // offset by the cloth's vertex count
+};
+
+ObstacleMeshes obstacle_meshes(const RepulsionScene& scene, Eigen::Index cloth_vertices)
+{
+    ObstacleMeshes out;
+    out.vertices.resize(0, 3);
+    std::vector<std::string> names;
+    for (const auto& o : scene.obstacles) {
+        names.push_back(ipc::obstacle_name(o.shape));
+    }
+    for (std::size_t k = 0; k < scene.obstacles.size(); ++k) {
+        const auto mesh = ipc::obstacle_mesh(scene.obstacles[k].shape, 48, scene.obstacles[k].board_extent);
+        const Eigen::Index base = cloth_vertices + out.vertices.rows();
+        out.vertices.conservativeResize(out.vertices.rows() + mesh.vertices.rows(), 3);
+        out.vertices.bottomRows(mesh.vertices.rows()) = mesh.vertices;
+        const bool unique = std::count(names.begin(), names.end(), names[k]) == 1;
+        ObjObject object { "obstacle_" + names[k] + (unique ? "" : "_" + std::to_string(k)), {}, {}, {} };
+        for (Eigen::Index f = 0; f < mesh.faces.rows(); ++f) {
+            const Eigen::Vector3i t = mesh.faces.row(f).transpose().array() + int(base);
+            object.triangles.push_back(t);
+            out.faces.push_back(t);
+        }
+        out.objects.push_back(std::move(object));
+    }
+    return out;
+}
+
+Eigen::MatrixXd all_vertices(const Eigen::MatrixXd& cloth, const ObstacleMeshes& obstacles)
+{
+    Eigen::MatrixXd V(cloth.rows() + obstacles.vertices.rows(), 3);
+    V << cloth, obstacles.vertices;
+    return V;
+}
+
+void write_repulsion_frame(const std::string& path, const RepulsionSimulator& sim, const ObstacleMeshes& obstacles)
+{
+    std::vector<ObjObject> objects(1);
+    objects[0].name = "bodies";
+    for (Eigen::Index f = 0; f < sim.faces().rows(); ++f) {
+        objects[0].triangles.push_back(sim.faces().row(f).transpose());
+    }
+    objects.insert(objects.end(), obstacles.objects.begin(), obstacles.objects.end());
+    write_obj(path, all_vertices(sim.positions(), obstacles), objects);
+}
+
+void render_repulsion_frame(const std::string& path, const RepulsionSimulator& sim, const ObstacleMeshes& obstacles,
+    const FrameView& view, std::size_t step, std::size_t contacts)
+{
+    // A display model: the cloth and obstacle vertices with their kinds.
+    const Eigen::MatrixXd V = all_vertices(sim.positions(), obstacles);
+    Model display;
+    display.positions = V;
+    display.kind.assign(std::size_t(sim.positions().rows()), VertexKind::shell);
+    display.kind.resize(std::size_t(V.rows()), VertexKind::obstacle);
+    Eigen::MatrixXi F(sim.faces().rows() + Eigen::Index(obstacles.faces.size()), 3);
+    F.topRows(sim.faces().rows()) = sim.faces();
+    for (std::size_t k = 0; k < obstacles.faces.size(); ++k) {
+        F.row(sim.faces().rows() + Eigen::Index(k)) = obstacles.faces[k].transpose();
+    }
+    const ipc::CollisionMesh mesh = ipc::CollisionMesh::Builder(V).faces(F).build();
+    render_frame(path, display, mesh, V, view, step, sim.time(), contacts);
+}
+
+Json repulsion_report(const std::string& scene, const std::string& size, const RepulsionScene& setup,
+    const std::vector<RepulsionStepStats>& steps)
+{
+    const RepulsionParameters& p = setup.parameters;
+    Json report;
+    report["scene"] = scene;
+    report["size"] = size;
+    report["solver"] = "repulsion";
+    report["parameters"] = {
+        { "dt", json_number(p.dt) },
+        { "rest_edge", json_number(p.rest_edge) },
+        { "max_edge", json_number(p.max_edge()) },
+        { "separation", json_number(p.separation()) },
+        { "tightening", json_number(p.tightening()) },
+        { "displacement_cap", json_number(p.displacement_cap()) },
+        { "slack", json_number(p.slack()) },
+        { "collection_radius", json_number(p.collection_radius()) },
+        { "collision_steps", p.collision_steps },
+        { "init_pieces", p.init_pieces },
+        { "sigma", json_number(p.sigma) },
+        { "mu", json_number(p.friction) },
+        { "vertices", static_cast<long long>(setup.model.num_vertices()) },
+    };
+    Json notes = Json::array();
+    for (const auto& n : setup.notes) {
+        notes.push_back(n);
+    }
+    report["notes"] = std::move(notes);
+    Json list = Json::array();
+    double seconds = 0, soft = 0, collision = 0, hard = 0;
+    double min_vertex = std::numeric_limits<double>::infinity(), min_obstacle = min_vertex, max_edge = 0;
+    for (const auto& s : steps) {
+        seconds += s.seconds;
+        soft += s.soft_successes;
+        collision += s.collision_steps;
+        hard += s.hard_iterations;
+        min_vertex = std::min(min_vertex, s.min_vertex_distance);
+        min_obstacle = std::min(min_obstacle, s.min_obstacle_distance);
+        max_edge = std::max(max_edge, s.max_edge_length);
+        list.push_back({
+            { "contacts", s.contacts },
+            { "pairs", s.pairs },
+            { "min_vertex_distance", json_number(s.min_vertex_distance) },
+            { "max_edge_length", json_number(s.max_edge_length) },
+            { "min_obstacle_distance", json_number(s.min_obstacle_distance) },
+            { "soft_success", json_number(s.soft_success()) },
+            { "hard_iterations", s.hard_iterations },
+            { "guard_pairs", s.guard_pairs },
+            { "guard_rejections", s.guard_rejections },
+            { "kinetic_energy", json_number(s.kinetic_energy) },
+            { "mean_speed", json_number(s.mean_speed) },
+            { "seconds", json_number(s.seconds) },
+            { "seconds_dynamics", json_number(s.seconds_dynamics) },
+            { "seconds_collect", json_number(s.seconds_collect) },
+            { "seconds_soft", json_number(s.seconds_soft) },
+            { "seconds_hard", json_number(s.seconds_hard) },
+            { "seconds_guard", json_number(s.seconds_guard) },
+        });
+    }
+    report["steps"] = std::move(list);
+    const double count = steps.empty() ? 1.0 : double(steps.size());
+    report["totals"] = {
+        { "steps", steps.size() },
+        { "seconds", json_number(seconds) },
+        { "seconds_per_step", json_number(seconds / count) },
+        { "soft_success", json_number(collision > 0 ? soft / collision : 1.0) },
+        { "hard_iterations", json_number(hard) },
+        { "min_vertex_distance", json_number(min_vertex) },
+        { "max_edge_length", json_number(max_edge) },
+        { "min_obstacle_distance", json_number(min_obstacle) },
+    };
+    return report;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    CLI::App app("Runs a cloth scene with the vertex-repulsion integrator (Wu et al. 2020): writes an OBJ per frame "
+                 "and a picture of the last frame, and prints a summary.",
+        "repulsion_sim");
+    CommonOptions o;
+    add_common_options(app, o, cloth_scenes());
+    double rest_edge = 0;
+    bool no_smoothing = false;
+    app.add_option("--rest-edge", rest_edge, "lattice edge length L_ref in metres (default: about 1,000 vertices)")
+        ->check(positive_finite());
+    app.add_flag("--no-smoothing", no_smoothing, "start each step from x^t instead of the smoothed prediction");
+    app.footer("Outputs: DIR/frame_NNNN.obj for every step, DIR/last_frame.png, and FILE with --json.\n"
+               "Exit codes: 0 done (also after --help and --list-scenes); 1 an output cannot be written (checked "
+               "before\nthe run) or the run failed; 2 a bad command line, or no arguments at all.\n"
+               "Example: repulsion_sim --scene cloth_on_sphere --out out/rep_sphere --json out/rep_sphere/stats.json");
+    if (const auto code
+        = parse_command_line(app, o, argc, argv, "repulsion_sim --scene cloth_on_sphere", std::cout, std::cerr)) {
+        return *code;
+    }
+    try {
+        if (o.list_scenes) {
+            std::vector<SceneEntry> entries;
+            for (const auto& name : cloth_scenes()) {
+                entries.push_back({ name, make_scene(name).description });
+            }
+            print_scene_list(std::cout, entries);
+            return exit_ok;
+        }
+#if IPC_HAS_OPENMP
+        if (o.threads > 0) {
+            omp_set_num_threads(o.threads);
+        }
+#endif
+        const Scene scene = make_scene(o.scene, o.paper());
+        RepulsionScene setup = repulsion_scene(scene, o.paper(), rest_edge, o.dt);
+        if (no_smoothing) {
+            setup.parameters.init_pieces = 0;
+        }
+        const int frames = o.frames > 0 ? o.frames : setup.frames;
+        const std::string out = o.out.empty() ? "out/repulsion_" + scene.name : o.out;
+        std::optional<std::string> problem = check_output_dir(out);
+        if (!problem && !o.json.empty()) {
+            problem = check_output_file(o.json);
+        }
+        if (problem) {
+            fmt::print(stderr, "repulsion_sim: {}\n", *problem);
+            return exit_failure;
+        }
+        const std::string picture = out + "/last_frame.png";
+        const RepulsionParameters& p = setup.parameters;
+        fmt::print("scene {} ({}): {} vertices, h = {} s, L_ref = {:.4g} m, L = {:.4g} m, B = {:.4g} m, D = {:.3g} m, "
+                   "friction = {}, smoothing {}\n",
+            scene.name, o.size, setup.model.num_vertices(), p.dt, p.rest_edge, p.max_edge(), p.separation(),
+            p.displacement_cap(), p.friction, p.init_pieces > 0 ? "on" : "off");
+        for (const auto& note : setup.notes) {
+            fmt::print("note: {}\n", note);
+        }
+        fmt::print("writing {} frames to {}/frame_NNNN.obj, picture {}, statistics {}\n", frames + 1, out, picture,
+            o.json.empty() ? std::string("none (use --json FILE)") : o.json);
+        std::fflush(stdout);
+
+        RepulsionSimulator sim(setup.model, setup.parameters);
+        const ObstacleMeshes obstacles = obstacle_meshes(setup, sim.positions().rows());
+        write_repulsion_frame(fmt::format("{}/frame_{:04d}.obj", out, 0), sim, obstacles);
+        std::vector<RepulsionStepStats> steps;
+        Progress progress(frames, scene.name);
+        for (int f = 1; f <= frames; ++f) {
+            steps.push_back(sim.step());
+            const RepulsionStepStats& s = steps.back();
+            write_repulsion_frame(fmt::format("{}/frame_{:04d}.obj", out, f), sim, obstacles);
+            progress.update(f, fmt::format("soft {:.1f}%, {} hard it, {} pairs", 100 * s.soft_success(),
+                s.hard_iterations, s.pairs));
+        }
+        progress.finish();
+        render_repulsion_frame(picture, sim, obstacles, view_of(scene), steps.size(),
+            steps.empty() ? 0 : steps.back().contacts);
+        const Json report = repulsion_report(scene.name, o.size, setup, steps);
+        const Json& t = report["totals"];
+        const auto number = [](const Json& j) { return j.is_null() ? std::nan("") : j.get<double>(); };
+        fmt::print("\n{:<28} {:>14}\n", "summary (repulsion)", scene.name);
+        fmt::print("{:<28} {:>14}\n", "steps", steps.size());
+        fmt::print("{:<28} {:>14.4f}\n", "seconds per step", number(t["seconds_per_step"]));
+        fmt::print("{:<28} {:>13.2f}%\n", "soft-phase success", 100 * number(t["soft_success"]));
+        fmt::print("{:<28} {:>14.0f}\n", "hard iterations", number(t["hard_iterations"]));
+        fmt::print("{:<28} {:>14.4g}\n", "min vertex distance (m)", number(t["min_vertex_distance"]));
+        fmt::print("{:<28} {:>14.4g}\n", "max edge length (m)", number(t["max_edge_length"]));
+        fmt::print("{:<28} {:>14.4g}\n", "min obstacle distance (m)", number(t["min_obstacle_distance"]));
+        if (!o.json.empty()) {
+            write_json(o.json, report);
+        }
+        fmt::print("\nframes     {}/frame_NNNN.obj (frame_0000 to frame_{:04d})\npicture    {}\nstatistics {}\n", out,
+            frames, picture, o.json.empty() ? std::string("none (use --json FILE)") : o.json);
+    } catch (const ipc::error& e) {
+        fmt::print(stderr, "error: {}\n", e.what());
+        return exit_failure;
+    } catch (const std::exception& e) {
+        fmt::print(stderr, "repulsion_sim: {}\n", e.what());
+        return exit_failure;
+    }
+    return exit_ok;
+}

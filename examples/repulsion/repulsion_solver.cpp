@@ -1,0 +1,923 @@
+// The vertex-repulsion cloth integrator (see repulsion_solver.hpp).
+
+#include "repulsion_solver.hpp"
+
+#include <ipc/broad_phase/radius_query.hpp>
+#include <ipc/ccd/additive_ccd.hpp>
+#include <ipc/ccd/point_pair_linear_motion.hpp>
+#include <ipc/core/error.hpp>
+#include <ipc/distance/edge_edge.hpp>
+#include <ipc/distance/point_stencil.hpp>
+#include <ipc/distance/point_triangle.hpp>
+#include <ipc/distance/separation_bounds.hpp>
+#include <ipc/potentials/squared_gap_potentials.hpp>
+
+#include <tsl/robin_map.h>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <numeric>
+#include <utility>
+
+namespace ipc::examples {
+
+namespace {
+    using Clock = std::chrono::steady_clock;
+    double seconds_since(Clock::time_point start)
+    {
+        return std::chrono::duration<double>(Clock::now() - start).count();
+    }
+
+    Eigen::Vector3d row3(const Eigen::MatrixXd& x, Index v) { return x.row(v).transpose(); }
+
+    /// A local pair the guard tests: a point and a triangle, or two edges.
+    struct GuardPair {
+        bool point_triangle;
+        std::array<Index, 4> vertices; // (p, t0, t1, t2) or (a0, a1, b0, b1)
+        bool operator<(const GuardPair& o) const
+        {
+            return std::tie(point_triangle, vertices) < std::tie(o.point_triangle, o.vertices);
+        }
+        bool operator==(const GuardPair& o) const
+        {
+            return point_triangle == o.point_triangle && vertices == o.vertices;
+        }
+    };
+
+    /// Everything one collision step constrains, collected once at its start.
+    struct ConstraintSet {
+        double step_bound = 0; ///< Delta: no vertex may move farther from the start
+        std::vector<std::pair<Index, Index>> pairs;         ///< separation pairs
+        std::vector<std::pair<Index, std::size_t>> contacts; ///< (vertex, obstacle)
+        std::vector<GuardPair> guard;                        ///< local pairs near folds
+    };
+
+    /// How a candidate state is judged.
+    enum class Verdict { accept, reject, reject_by_guard };
+} // namespace
+
+double RepulsionParameters::separation() const { return repulsion_separation(max_edge()); }
+
+double RepulsionParameters::collection_radius() const
+{
+    const double s = separation() + tightening();
+    return std::sqrt(s * s + slack());
+}
+
+double RepulsionParameters::step_bound() const
+{
+    // The paper's collection radius leaves (r0 - B - B_t) / 2 = 3 D. The
+    // projection of a stretched or pressed cloth moves vertices a little
+    // more than that (3.0-3.7 D measured on cloth_on_sphere), so the bound
+    // is 5 D and the collection radius grows to match (1.2 r0).
+    return std::max(0.5 * (collection_radius() - separation() - tightening()), 5 * displacement_cap());
+}
+
+double RepulsionParameters::obstacle_margin(std::size_t o) const
+{
+    // Why this margin keeps whole triangles outside, not only vertices.
+    // Let the body be K = K' + (ball of radius R), K' convex (a sphere, a
+    // capsule, a rounded box; a plane has R = infinity). Take a point q of a
+    // cloth triangle T and c its nearest point in K'. Every vertex v of T has
+    // |v - c| >= phi_K'(v) = phi_K(v) + R >= R + m. T's vertices lie outside
+    // the ball of radius R + m around c, and its edges are at most L long, so
+    // the foot of c on T is at most L / sqrt 3 from... more precisely, in
+    // T's plane the vertices lie outside the circle of radius
+    // rho = sqrt((R + m)^2 - h^2) around the foot of c (h: distance from c to
+    // the plane), and a point of T farther than rho from all three vertices
+    // needs rho <= L / sqrt 3 (the repulsion paper's Eq. 2 bound with all
+    // edges <= L; half an edge when the nearest point is on an edge). So
+    // |q - c| >= h >= sqrt((R + m)^2 - L^2 / 3) >= R when
+    // m >= sqrt(R^2 + L^2 / 3) - R, which gives phi_K(q) = |q - c| - R >= 0.
+    // A small floor keeps vertices strictly off flat bodies.
+    const double L = max_edge();
+    const double R = min_curvature_radius(obstacles[o]);
+    const double floor = 0.01 * L;
+    if (!std::isfinite(R)) {
+        return floor;
+    }
+    return std::max(floor, std::sqrt(R * R + L * L / 3) - R);
+}
+
+void RepulsionParameters::validate() const
+{
+    require(std::isfinite(dt) && dt > 0, "repulsion: time step ", dt, " must be positive");
+    require(std::isfinite(rest_edge) && rest_edge > 0, "repulsion: rest edge length ", rest_edge, " must be positive");
+    require(collision_steps >= 1 && dynamics_iterations >= 1 && soft_iterations >= 0 && hard_block >= 1
+            && hard_max_blocks >= 1 && init_pieces >= 0,
+        "repulsion: iteration counts must be positive (soft and init may be 0)");
+    require(std::isfinite(sigma) && sigma >= 0, "repulsion: coupling sigma ", sigma, " must be >= 0");
+    require(chebyshev_rho >= 0 && chebyshev_rho < 1, "repulsion: Chebyshev rho ", chebyshev_rho, " must lie in [0, 1)");
+    require(std::isfinite(air_damping) && air_damping >= 0, "repulsion: air damping must be >= 0");
+    require(std::isfinite(friction) && friction >= 0, "repulsion: friction ", friction, " must be >= 0");
+    require(std::isfinite(soft_stiffness) && soft_stiffness > 0 && std::isfinite(obstacle_stiffness)
+            && obstacle_stiffness > 0 && std::isfinite(barrier_stiffness)
+            && barrier_stiffness > 0,
+        "repulsion: soft and barrier stiffness must be positive");
+    require(hard_initial_step > 0 && std::isfinite(hard_initial_step), "repulsion: hard initial step must be positive");
+    require(ring_exclusion >= 1, "repulsion: ring exclusion ", ring_exclusion, " must be >= 1");
+    require(guard_angle >= 0 && guard_angle <= 3.2, "repulsion: guard angle ", guard_angle, " must lie in [0, pi]");
+    for (const auto& o : obstacles) {
+        check_obstacle(o);
+    }
+}
+
+struct RepulsionSimulator::Impl {
+    Model model;
+    RepulsionParameters p;
+    Eigen::MatrixXd x, v;
+    double t = 0;
+    Eigen::MatrixXi F, E;
+    std::vector<std::vector<Index>> vertex_faces, vertex_edges;
+    RingExclusion rings;
+    std::vector<bool> held;
+    std::vector<const ScriptedMotion*> motion; // per vertex, null unless scripted
+    Eigen::MatrixXd start;                     // initial positions (scripted motions use them)
+    std::vector<double> margin;                // per obstacle
+    CollisionStepObserver observer;
+    RepulsionStepStats* stats = nullptr;
+
+    // Derived constants.
+    double L2 = 0, sep2 = 0, cont2 = 0, eps = 0, eps_cond = 0, rho = 0, mu = 0, band = 0;
+
+    Impl(Model m, RepulsionParameters params)
+        : model(std::move(m))
+        , p(std::move(params))
+    {
+        p.validate();
+        for (std::size_t k = 0; k < model.kind.size(); ++k) {
+            require(model.kind[k] == VertexKind::shell, "repulsion: vertex ", k,
+                " is not cloth; the integrator simulates cloth only (obstacles are signed-distance shapes)");
+        }
+        require(!model.shells.empty(), "repulsion: the model has no cloth");
+        x = model.positions;
+        start = model.positions;
+        v = model.velocities;
+        const double L = p.max_edge();
+        L2 = L * L;
+        const double s = p.separation() + p.tightening();
+        sep2 = s * s;
+        cont2 = p.separation() * p.separation();
+        eps = p.slack();
+        eps_cond = p.success_margin();
+        rho = p.soft_stiffness / L2;
+        mu = p.barrier_stiffness * L2;
+        band = p.obstacle_band();
+
+        std::vector<Eigen::Vector3i> faces;
+        std::vector<std::pair<Index, Index>> edges;
+        for (const auto& shell : model.shells) {
+            for (Index f = 0; f < shell.faces.rows(); ++f) {
+                faces.emplace_back(shell.faces.row(f).transpose());
+                for (int k = 0; k < 3; ++k) {
+                    const Index a = shell.faces(f, k), b = shell.faces(f, (k + 1) % 3);
+                    edges.emplace_back(std::min(a, b), std::max(a, b));
+                }
+            }
+        }
+        std::sort(edges.begin(), edges.end());
+        edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
+        F.resize(Index(faces.size()), 3);
+        for (std::size_t f = 0; f < faces.size(); ++f) {
+            F.row(Index(f)) = faces[f].transpose();
+        }
+        E.resize(Index(edges.size()), 2);
+        const Index n = x.rows();
+        vertex_faces.assign(std::size_t(n), {});
+        vertex_edges.assign(std::size_t(n), {});
+        for (std::size_t e = 0; e < edges.size(); ++e) {
+            E(Index(e), 0) = int(edges[e].first);
+            E(Index(e), 1) = int(edges[e].second);
+            vertex_edges[std::size_t(edges[e].first)].push_back(Index(e));
+            vertex_edges[std::size_t(edges[e].second)].push_back(Index(e));
+        }
+        for (Index f = 0; f < F.rows(); ++f) {
+            for (int k = 0; k < 3; ++k) {
+                vertex_faces[std::size_t(F(f, k))].push_back(f);
+            }
+        }
+        rings = RingExclusion(n, E, p.ring_exclusion);
+        held = model.held();
+        motion.assign(std::size_t(n), nullptr);
+        for (const auto& s : model.scripted) {
+            motion[std::size_t(s.vertex)] = &s.motion;
+        }
+        for (std::size_t o = 0; o < p.obstacles.size(); ++o) {
+            margin.push_back(p.obstacle_margin(o));
+        }
+        check_start();
+    }
+
+    /// The initial state must meet every constraint: the method only keeps
+    /// a certified state certified.
+    void check_start() const
+    {
+        for (Index e = 0; e < E.rows(); ++e) {
+            const double d2 = (x.row(E(e, 0)) - x.row(E(e, 1))).squaredNorm();
+            require(d2 <= L2, "repulsion: edge ", e, " is ", std::sqrt(d2), " m long at the start, more than L = ",
+                std::sqrt(L2), " m; remesh the cloth more finely or raise the rest edge length");
+        }
+        const auto close = vertex_pairs_within_radius(x, std::sqrt(sep2), rings);
+        if (!close.empty()) {
+            const auto [i, j] = close.front();
+            throw invalid_argument(ipc::detail::concat("repulsion: vertices ", i, " and ", j, " start ",
+                (x.row(i) - x.row(j)).norm(), " m apart, closer than B + B_t = ", std::sqrt(sep2),
+                " m; the cloth needs a smaller rest edge length or more room"));
+        }
+        for (std::size_t o = 0; o < p.obstacles.size(); ++o) {
+            for (Index v = 0; v < x.rows(); ++v) {
+                const double phi = signed_distance(p.obstacles[o], row3(x, v));
+                require(phi >= margin[o], "repulsion: cloth vertex ", v, " starts ", phi, " m from the ",
+                    obstacle_name(p.obstacles[o]), " (obstacle ", o, "), within its margin ", margin[o], " m");
+            }
+        }
+    }
+
+    Eigen::Vector3d scripted_position(Index vertex, double time) const
+    {
+        const auto* m = motion[std::size_t(vertex)];
+        return m ? (*m)(time, row3(start, vertex)) : row3(start, vertex);
+    }
+
+    // -----------------------------------------------------------------
+    // Collection
+
+    /// Flags the vertices of every hinge that bends more than guard_angle
+    /// and returns the local pairs the guard must test: point-triangle and
+    /// edge-edge pairs around flagged vertices that share no vertex, have
+    /// some unrepelled (ring-excluded) vertex pair, and are closer than
+    /// 2 Delta (farther pairs cannot meet while every vertex stays within
+    /// Delta of its start).
+    std::vector<GuardPair> collect_guard(const Eigen::MatrixXd& x0, double step_bound) const
+    {
+        std::vector<GuardPair> guard;
+        if (p.guard_angle >= 3.14159) {
+            return guard;
+        }
+        const double cos_limit = std::cos(p.guard_angle);
+        std::vector<char> flagged(std::size_t(x0.rows()), 0);
+        bool any = false;
+        for (const auto& h : model.hinges) {
+            const Eigen::Vector3d e0 = row3(x0, h.vertices[0]), e1 = row3(x0, h.vertices[1]);
+            const Eigen::Vector3d n1 = (e1 - e0).cross(row3(x0, h.vertices[2]) - e0);
+            const Eigen::Vector3d n2 = (e0 - e1).cross(row3(x0, h.vertices[3]) - e1);
+            const double norms = n1.norm() * n2.norm();
+            if (!(norms > 0) || n1.dot(n2) < cos_limit * norms) {
+                for (const Index u : h.vertices) {
+                    flagged[std::size_t(u)] = 1;
+                }
+                any = true;
+            }
+        }
+        if (!any) {
+            return guard;
+        }
+        const double reach2 = 4 * step_bound * step_bound;
+        const auto in_face = [&](Index u, Index f) { return F(f, 0) == u || F(f, 1) == u || F(f, 2) == u; };
+        const auto add_point_triangle = [&](Index u, Index f) {
+            if (in_face(u, f)) {
+                return;
+            }
+            const Eigen::Vector3d q = row3(x0, u);
+            if (point_triangle_distance_squared(q, row3(x0, F(f, 0)), row3(x0, F(f, 1)), row3(x0, F(f, 2))) < reach2) {
+                guard.push_back({ true, { u, F(f, 0), F(f, 1), F(f, 2) } });
+            }
+        };
+        const auto add_edge_edge = [&](Index a, Index b) {
+            Index a0 = E(a, 0), a1 = E(a, 1), b0 = E(b, 0), b1 = E(b, 1);
+            if (a == b || a0 == b0 || a0 == b1 || a1 == b0 || a1 == b1) {
+                return;
+            }
+            if (a > b) {
+                std::swap(a0, b0);
+                std::swap(a1, b1);
+            }
+            if (edge_edge_distance_squared(row3(x0, a0), row3(x0, a1), row3(x0, b0), row3(x0, b1)) < reach2) {
+                guard.push_back({ false, { a0, a1, b0, b1 } });
+            }
+        };
+        for (Index w = 0; w < x0.rows(); ++w) {
+            if (!flagged[std::size_t(w)]) {
+                continue;
+            }
+            std::vector<Index> near = rings.ring(w);
+            near.push_back(w);
+            for (const Index u : near) {
+                for (const Index f : vertex_faces[std::size_t(u)]) {
+                    add_point_triangle(w, f); // w against triangles touching its rings
+                }
+                for (const Index f : vertex_faces[std::size_t(w)]) {
+                    add_point_triangle(u, f); // vertices of its rings against w's triangles
+                }
+                for (const Index a : vertex_edges[std::size_t(w)]) {
+                    for (const Index b : vertex_edges[std::size_t(u)]) {
+                        add_edge_edge(a, b);
+                    }
+                }
+            }
+        }
+        std::sort(guard.begin(), guard.end());
+        guard.erase(std::unique(guard.begin(), guard.end()), guard.end());
+        return guard;
+    }
+
+    /// The constraints of a collision step from the certified state x0
+    /// towards x_init.
+    ///
+    /// The collection radius and the step bound Delta. Every iterate the
+    /// step accepts keeps each vertex within Delta of x0 (the ball is
+    /// convex, so the whole certified polyline does too). A pair not
+    /// collected is at least r apart in x0, so it stays at least
+    /// r - 2 Delta apart along the path. With r = B + B_t + 2 Delta it keeps
+    /// the discrete separation B + B_t, and with it the continuous one B,
+    /// without ever being looked at. Delta is the paper's margin
+    /// (r0 - B - B_t) / 2, r0 = sqrt((B + B_t)^2 + eps_slack), or, when x_init
+    /// itself is farther (initialisation pieces), that distance plus the
+    /// room an ordinary step leaves the projection (Delta - D).
+    ConstraintSet collect(const Eigen::MatrixXd& x0, const Eigen::MatrixXd& x_init) const
+    {
+        ConstraintSet c;
+        const double reach = (x_init - x0).rowwise().norm().maxCoeff();
+        c.step_bound = std::max(p.step_bound(), reach + p.step_bound() - p.displacement_cap());
+        const double r = p.separation() + p.tightening() + 2 * c.step_bound;
+        c.pairs = vertex_pairs_within_radius(x0, r, rings);
+        // Obstacle constraints: a vertex farther than m + band + Delta stays
+        // farther than m + band along the path (phi is 1-Lipschitz).
+        for (std::size_t o = 0; o < p.obstacles.size(); ++o) {
+            for (Index u = 0; u < x0.rows(); ++u) {
+                if (!held[std::size_t(u)]
+                    && signed_distance(p.obstacles[o], row3(x0, u)) < margin[o] + band + c.step_bound) {
+                    c.contacts.emplace_back(u, o);
+                }
+            }
+        }
+        c.guard = collect_guard(x0, c.step_bound);
+        return c;
+    }
+
+    // -----------------------------------------------------------------
+    // Constraint values
+
+    double pair_value(const Eigen::MatrixXd& y, Index i, Index j) const
+    {
+        return stencil_point_point_distance_squared<3>(PointStencil::vertex(i), PointStencil::vertex(j), y) - sep2;
+    }
+    double edge_value(const Eigen::MatrixXd& y, Index e) const
+    {
+        return L2
+            - stencil_point_point_distance_squared<3>(PointStencil::vertex(E(e, 0)), PointStencil::vertex(E(e, 1)), y);
+    }
+    double contact_value(const Eigen::MatrixXd& y, const std::pair<Index, std::size_t>& k) const
+    {
+        return signed_distance(p.obstacles[k.second], row3(y, k.first)) - margin[k.second];
+    }
+
+    /// Adds scale * grad c of a pair (edge: sign-flipped) to G.
+    void add_pair_gradient(const Eigen::MatrixXd& y, Index i, Index j, double scale, Eigen::MatrixXd& G) const
+    {
+        add_stencil_point_point_distance_squared_gradient<3>(PointStencil::vertex(i), PointStencil::vertex(j), y,
+            scale, G);
+    }
+
+    // -----------------------------------------------------------------
+    // Certification
+
+    /// Judges the step from the certified state `from` to `to` within the
+    /// collision step that started at x0: every vertex within Delta of x0,
+    /// every discrete constraint at least `margin` (pairs and edges, in m^2;
+    /// obstacle constraints use margin / L, in m) with margin > 0 or, for
+    /// margin == 0, strictly positive, the exact continuous pair check
+    /// (separation B along the segment), obstacle segments clear, and the
+    /// guard's CCD.
+    Verdict certify(const Eigen::MatrixXd& x0, const Eigen::MatrixXd& from, const Eigen::MatrixXd& to,
+        const ConstraintSet& c, double margin_value) const
+    {
+        const double bound2 = c.step_bound * c.step_bound;
+        for (Index u = 0; u < to.rows(); ++u) {
+            if ((to.row(u) - x0.row(u)).squaredNorm() > bound2) {
+                return Verdict::reject;
+            }
+        }
+        const auto enough = [&](double value, double needed) {
+            return margin_value > 0 ? value >= needed : value > 0;
+        };
+        for (const auto& [i, j] : c.pairs) {
+            if (!enough(pair_value(to, i, j), margin_value)) {
+                return Verdict::reject;
+            }
+            const Eigen::Vector3d a = row3(from, i) - row3(from, j), b = row3(to, i) - row3(to, j);
+            if (!linear_motion_separation_holds(a, b, cont2)) {
+                return Verdict::reject;
+            }
+        }
+        // An upper bound on a length is convex along a segment: the
+        // endpoints decide.
+        for (Index e = 0; e < E.rows(); ++e) {
+            if (!enough(edge_value(to, e), margin_value)) {
+                return Verdict::reject;
+            }
+        }
+        const double obstacle_margin_value = margin_value / std::sqrt(L2);
+        for (const auto& k : c.contacts) {
+            if (!enough(contact_value(to, k), obstacle_margin_value)
+                || !segment_clear_of_obstacle(p.obstacles[k.second], row3(from, k.first), row3(to, k.first),
+                    margin[k.second])) {
+                return Verdict::reject;
+            }
+        }
+        const auto guard_start = Clock::now();
+        const bool guard_ok = guard_holds(from, to, c);
+        if (stats) {
+            stats->seconds_guard += seconds_since(guard_start);
+        }
+        return guard_ok ? Verdict::accept : Verdict::reject_by_guard;
+    }
+
+    bool guard_holds(const Eigen::MatrixXd& from, const Eigen::MatrixXd& to, const ConstraintSet& c) const
+    {
+        for (const auto& g : c.guard) {
+            const auto& q = g.vertices;
+            const CCDResult r = g.point_triangle
+                ? additive_point_triangle_ccd<double>(row3(from, q[0]), row3(from, q[1]), row3(from, q[2]),
+                    row3(from, q[3]), row3(to, q[0]), row3(to, q[1]), row3(to, q[2]), row3(to, q[3]))
+                : additive_edge_edge_ccd<double>(row3(from, q[0]), row3(from, q[1]), row3(from, q[2]),
+                    row3(from, q[3]), row3(to, q[0]), row3(to, q[1]), row3(to, q[2]), row3(to, q[3]));
+            if (r.status != CCDStatus::no_hit) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    // -----------------------------------------------------------------
+    // Soft phase: 1/2 |x - x_init|^2 + rho/2 sum (eps - c)_+^2, by
+    // Gauss-Newton-Jacobi steps with relaxation 1/2 (a full Jacobi step
+    // lets both vertices of a pair cover the whole violation, which
+    // overshoots by a factor two and oscillates).
+
+    Eigen::MatrixXd soft_phase(const Eigen::MatrixXd& x_init, const ConstraintSet& c) const
+    {
+        Eigen::MatrixXd y = x_init;
+        Eigen::MatrixXd G(y.rows(), 3);
+        Eigen::VectorXd diagonal(y.rows());
+        const double rho_contact = p.obstacle_stiffness;
+        for (int it = 0; it < p.soft_iterations; ++it) {
+            G = y - x_init;
+            diagonal.setOnes();
+            const auto pair_term = [&](Index i, Index j, double value, double sign) {
+                if (value >= eps) {
+                    return;
+                }
+                const double w = rho * -squared_hinge_penalty_derivative(value, eps); // rho (eps - c)
+                add_pair_gradient(y, i, j, -w * sign, G);
+                const double g2 = 4 * (y.row(i) - y.row(j)).squaredNorm();
+                diagonal[i] += rho * g2;
+                diagonal[j] += rho * g2;
+            };
+            for (const auto& [i, j] : c.pairs) {
+                pair_term(i, j, pair_value(y, i, j), 1.0);
+            }
+            for (Index e = 0; e < E.rows(); ++e) {
+                pair_term(E(e, 0), E(e, 1), edge_value(y, e), -1.0);
+            }
+            for (const auto& k : c.contacts) {
+                const double value = contact_value(y, k);
+                if (value < band) {
+                    const double w = rho_contact * -squared_hinge_penalty_derivative(value, band);
+                    G.row(k.first) -= w * signed_distance_gradient(p.obstacles[k.second], row3(y, k.first)).transpose();
+                    diagonal[k.first] += rho_contact;
+                }
+            }
+            for (Index u = 0; u < y.rows(); ++u) {
+                if (!held[std::size_t(u)]) {
+                    y.row(u) -= 0.5 * G.row(u) / diagonal[u];
+                }
+            }
+        }
+        return y;
+    }
+
+    // -----------------------------------------------------------------
+    // Hard phase: |x - x_init|^2 - mu sum log f(c, eps_slack) by
+    // backtracking gradient descent from the certified state.
+
+    double hard_energy(const Eigen::MatrixXd& y, const Eigen::MatrixXd& x_init, const ConstraintSet& c) const
+    {
+        double energy = (y - x_init).squaredNorm();
+        for (const auto& [i, j] : c.pairs) {
+            energy += mu * clamped_cubic_log_barrier(pair_value(y, i, j), eps);
+        }
+        for (Index e = 0; e < E.rows(); ++e) {
+            energy += mu * clamped_cubic_log_barrier(edge_value(y, e), eps);
+        }
+        for (const auto& k : c.contacts) {
+            energy += mu * clamped_cubic_log_barrier(contact_value(y, k), band);
+        }
+        return energy;
+    }
+
+    Eigen::MatrixXd hard_gradient(const Eigen::MatrixXd& y, const Eigen::MatrixXd& x_init, const ConstraintSet& c) const
+    {
+        Eigen::MatrixXd G = 2 * (y - x_init);
+        for (const auto& [i, j] : c.pairs) {
+            const double value = pair_value(y, i, j);
+            if (value < eps) {
+                add_pair_gradient(y, i, j, mu * clamped_cubic_log_barrier_derivative(value, eps), G);
+            }
+        }
+        for (Index e = 0; e < E.rows(); ++e) {
+            const double value = edge_value(y, e);
+            if (value < eps) {
+                add_pair_gradient(y, E(e, 0), E(e, 1), -mu * clamped_cubic_log_barrier_derivative(value, eps), G);
+            }
+        }
+        for (const auto& k : c.contacts) {
+            const double value = contact_value(y, k);
+            if (value < band) {
+                G.row(k.first) += mu * clamped_cubic_log_barrier_derivative(value, band)
+                    * signed_distance_gradient(p.obstacles[k.second], row3(y, k.first)).transpose();
+            }
+        }
+        for (Index u = 0; u < y.rows(); ++u) {
+            if (held[std::size_t(u)]) {
+                G.row(u).setZero();
+            }
+        }
+        return G;
+    }
+
+    /// Every accepted iterate is certified, so the phase may stop after any
+    /// of them; `path` receives the iterates in order.
+    Eigen::MatrixXd hard_phase(const Eigen::MatrixXd& x0, const Eigen::MatrixXd& x_init, const ConstraintSet& c,
+        std::vector<Eigen::MatrixXd>& path, RepulsionStepStats& s) const
+    {
+        Eigen::MatrixXd z = x0;
+        double energy = hard_energy(z, x_init, c);
+        const double tolerance = 0.01 * p.displacement_cap();
+        for (int block = 0; block < p.hard_max_blocks; ++block) {
+            double largest = 0;
+            for (int it = 0; it < p.hard_block; ++it) {
+                const Eigen::MatrixXd g = hard_gradient(z, x_init, c);
+                largest = g.rowwise().norm().maxCoeff();
+                const double g2 = g.squaredNorm();
+                if (!(g2 > 0)) {
+                    return z;
+                }
+                bool accepted = false;
+                for (double alpha = p.hard_initial_step; alpha > 1e-12; alpha *= 0.5) {
+                    Eigen::MatrixXd candidate = z - alpha * g;
+                    const double candidate_energy = hard_energy(candidate, x_init, c);
+                    if (!(candidate_energy <= energy - 1e-4 * alpha * g2)) {
+                        continue;
+                    }
+                    const Verdict verdict = certify(x0, z, candidate, c, 0.0);
+                    if (verdict == Verdict::reject_by_guard) {
+                        ++s.guard_rejections;
+                    }
+                    if (verdict == Verdict::accept) {
+                        z = std::move(candidate);
+                        energy = candidate_energy;
+                        accepted = true;
+                        break;
+                    }
+                }
+                if (!accepted) {
+                    return z; // no admissible step: stop at the last certified iterate
+                }
+                ++s.hard_iterations;
+                path.push_back(z);
+            }
+            if (largest <= tolerance) {
+                break;
+            }
+        }
+        return z;
+    }
+
+    /// One collision step from the certified state x0 towards x_init.
+    Eigen::MatrixXd collision_step(const Eigen::MatrixXd& x0, const Eigen::MatrixXd& x_init, RepulsionStepStats& s)
+    {
+        ++s.collision_steps;
+        auto clock = Clock::now();
+        const ConstraintSet c = collect(x0, x_init);
+        s.seconds_collect += seconds_since(clock);
+        s.pairs = std::max(s.pairs, c.pairs.size());
+        s.guard_pairs += c.guard.size();
+
+        clock = Clock::now();
+        Eigen::MatrixXd y = soft_phase(x_init, c);
+        const Verdict verdict = certify(x0, x0, y, c, eps_cond);
+        s.seconds_soft += seconds_since(clock);
+        if (verdict == Verdict::accept) {
+            ++s.soft_successes;
+            if (observer) {
+                observer(x0, y, {});
+            }
+            return y;
+        }
+        if (verdict == Verdict::reject_by_guard) {
+            ++s.guard_rejections;
+        }
+        clock = Clock::now();
+        std::vector<Eigen::MatrixXd> path;
+        Eigen::MatrixXd z = hard_phase(x0, x_init, c, path, s);
+        s.seconds_hard += seconds_since(clock);
+        if (observer) {
+            observer(x0, z, path);
+        }
+        return z;
+    }
+
+    // -----------------------------------------------------------------
+    // Dynamics
+
+    /// Elastic gradient at y (n x 3).
+    Eigen::MatrixXd elastic_gradient(const Eigen::MatrixXd& y) const
+    {
+        Eigen::MatrixXd G = Eigen::MatrixXd::Zero(y.rows(), 3);
+        Vector<double, 12> local;
+        for (Index k = 0; k < model.num_elements(); ++k) {
+            const StencilVertices s = model.element_vertices(k);
+            model.element_gradient(k, y, local);
+            for (int a = 0; a < s.size; ++a) {
+                G.row(s.vertices[std::size_t(a)]) += local.segment<3>(3 * a).transpose();
+            }
+        }
+        return G;
+    }
+
+    /// Jacobi preconditioner: M / h^2 + sigma M plus, for each degree of
+    /// freedom, the absolute row sum of the elastic Hessians (PSD-projected,
+    /// at y). With the row sums (Gershgorin) the preconditioned matrix has
+    /// its eigenvalues in (0, 1], so the Jacobi iteration cannot diverge
+    /// where a stretched membrane makes the plain diagonal too small.
+    Eigen::MatrixXd jacobi_diagonal(const Eigen::MatrixXd& y) const
+    {
+        const double h = p.dt;
+        Eigen::MatrixXd P(y.rows(), 3);
+        for (Index u = 0; u < y.rows(); ++u) {
+            P.row(u).setConstant(model.mass[u] * (1 / (h * h) + p.sigma));
+        }
+        Matrix<double, 12, 12> local;
+        for (Index k = 0; k < model.num_elements(); ++k) {
+            const StencilVertices s = model.element_vertices(k);
+            model.element_hessian(k, y, PSDProjection::clamp, local);
+            const int size = 3 * s.size;
+            for (int a = 0; a < s.size; ++a) {
+                for (int d = 0; d < 3; ++d) {
+                    P(s.vertices[std::size_t(a)], d) += local.row(3 * a + d).head(size).cwiseAbs().sum();
+                }
+            }
+        }
+        return P;
+    }
+
+    /// Spatially smooth displacement (the paper's Sec. 5.2): d splatted onto
+    /// a grid of cell 2 L with trilinear weights and interpolated back.
+    Eigen::MatrixXd smooth(const Eigen::MatrixXd& at, const Eigen::MatrixXd& d) const
+    {
+        const double cell = 2 * p.max_edge();
+        struct Cell {
+            Eigen::Vector3d sum = Eigen::Vector3d::Zero();
+            double weight = 0;
+        };
+        tsl::robin_map<std::uint64_t, Cell> grid;
+        const auto key = [](std::int64_t i, std::int64_t j, std::int64_t k) {
+            const auto wrap = [](std::int64_t a) { return std::uint64_t(a + (std::int64_t(1) << 20)) & 0x1fffff; };
+            return (wrap(i) << 42) | (wrap(j) << 21) | wrap(k);
+        };
+        const auto corners = [&](const Eigen::Vector3d& q, auto&& visit) {
+            const Eigen::Vector3d s = q / cell;
+            const Eigen::Vector3d base = s.array().floor();
+            const Eigen::Vector3d f = s - base;
+            for (int c = 0; c < 8; ++c) {
+                const int ox = c & 1, oy = (c >> 1) & 1, oz = (c >> 2) & 1;
+                const double w = (ox ? f.x() : 1 - f.x()) * (oy ? f.y() : 1 - f.y()) * (oz ? f.z() : 1 - f.z());
+                visit(key(std::int64_t(base.x()) + ox, std::int64_t(base.y()) + oy, std::int64_t(base.z()) + oz), w);
+            }
+        };
+        for (Index u = 0; u < at.rows(); ++u) {
+            if (held[std::size_t(u)]) {
+                continue;
+            }
+            const Eigen::Vector3d du = d.row(u).transpose();
+            corners(row3(at, u), [&](std::uint64_t k, double w) {
+                Cell& c = grid[k];
+                c.sum += w * du;
+                c.weight += w;
+            });
+        }
+        Eigen::MatrixXd out = d;
+        for (Index u = 0; u < at.rows(); ++u) {
+            if (held[std::size_t(u)]) {
+                continue;
+            }
+            Eigen::Vector3d value = Eigen::Vector3d::Zero();
+            double total = 0;
+            corners(row3(at, u), [&](std::uint64_t k, double w) {
+                const Cell& c = grid.at(k);
+                if (c.weight > 0 && w > 0) {
+                    value += w * c.sum / c.weight;
+                    total += w;
+                }
+            });
+            if (total > 0) {
+                out.row(u) = (value / total).transpose();
+            }
+        }
+        return out;
+    }
+
+    RepulsionStepStats step()
+    {
+        const auto step_clock = Clock::now();
+        RepulsionStepStats s;
+        stats = &s;
+        const double h = p.dt;
+        const Index n = x.rows();
+        const Eigen::MatrixXd x_start = x;
+
+        // Prediction y_bar = x + h v + h^2 g; held vertices at their targets.
+        Eigen::MatrixXd y_bar = x + h * v;
+        Eigen::MatrixXd target(n, 3);
+        for (Index u = 0; u < n; ++u) {
+            if (held[std::size_t(u)]) {
+                y_bar.row(u) = scripted_position(u, t + h).transpose();
+            } else {
+                y_bar.row(u) += h * h * model.gravity.transpose();
+            }
+        }
+        target = y_bar;
+        auto clock = Clock::now();
+        const Eigen::MatrixXd P = jacobi_diagonal(x);
+        s.seconds_dynamics += seconds_since(clock);
+
+        // Initialisation: the predicted displacement, smoothed in space, in
+        // I_init certified pieces (not capped by D).
+        Eigen::MatrixXd xk = x;
+        if (p.init_pieces > 0) {
+            const Eigen::MatrixXd piece = smooth(x, y_bar - x) / double(p.init_pieces);
+            for (int k = 0; k < p.init_pieces; ++k) {
+                xk = collision_step(xk, xk + piece, s);
+            }
+        }
+
+        // K alternating dynamics and collision steps.
+        Eigen::MatrixXd y = y_bar, y_previous = y_bar;
+        double omega = 1;
+        int chebyshev = 0;
+        const double rho2 = p.chebyshev_rho * p.chebyshev_rho;
+        const double relaxation = 0.9;
+        const double D = p.displacement_cap();
+        for (int k = 0; k < p.collision_steps; ++k) {
+            clock = Clock::now();
+            for (int it = 0; it < p.dynamics_iterations; ++it) {
+                Eigen::MatrixXd g = elastic_gradient(y);
+                for (Index u = 0; u < n; ++u) {
+                    g.row(u) += model.mass[u]
+                        * ((y.row(u) - y_bar.row(u)) / (h * h) + p.sigma * (y.row(u) - xk.row(u)));
+                }
+                omega = chebyshev == 0 ? 1.0 : chebyshev == 1 ? 2 / (2 - rho2) : 4 / (4 - rho2 * omega);
+                ++chebyshev;
+                Eigen::MatrixXd next = y;
+                for (Index u = 0; u < n; ++u) {
+                    if (held[std::size_t(u)]) {
+                        continue;
+                    }
+                    const Eigen::RowVector3d jacobi = -relaxation * g.row(u).cwiseQuotient(P.row(u));
+                    next.row(u) = omega * (y.row(u) + jacobi - y_previous.row(u)) + y_previous.row(u);
+                }
+                y_previous = y;
+                y = std::move(next);
+            }
+            s.seconds_dynamics += seconds_since(clock);
+
+            // x_init: each vertex moves at most D from x[k] towards y[k+1].
+            Eigen::MatrixXd x_init = xk;
+            for (Index u = 0; u < n; ++u) {
+                const Eigen::RowVector3d d = y.row(u) - xk.row(u);
+                const double length = d.norm();
+                x_init.row(u) += length > D ? (D / length) * d : d;
+            }
+            xk = collision_step(xk, x_init, s);
+        }
+
+        // Velocity, damping, obstacle friction.
+        Eigen::MatrixXd velocity = (xk - x_start) / h;
+        velocity *= std::max(0.0, 1 - p.air_damping * h);
+        for (Index u = 0; u < n; ++u) {
+            if (held[std::size_t(u)]) {
+                continue;
+            }
+            for (std::size_t o = 0; o < p.obstacles.size(); ++o) {
+                const Eigen::Vector3d q = row3(xk, u);
+                if (signed_distance(p.obstacles[o], q) >= margin[o] + band) {
+                    continue;
+                }
+                const Eigen::Vector3d normal = signed_distance_gradient(p.obstacles[o], q);
+                const Eigen::Vector3d vel = velocity.row(u).transpose();
+                const double predicted = (row3(y_bar, u) - row3(x_start, u)).dot(normal) / h;
+                const double vn = vel.dot(normal);
+                const double impulse = std::max(0.0, vn - predicted); // normal velocity the body added
+                Eigen::Vector3d tangential = vel - vn * normal;
+                const double speed = tangential.norm();
+                if (speed > 0) {
+                    tangential *= std::max(0.0, 1 - p.friction * impulse / speed);
+                }
+                velocity.row(u) = (vn * normal + tangential).transpose();
+            }
+        }
+        for (Index u = 0; u < n; ++u) {
+            if (held[std::size_t(u)]) {
+                velocity.row(u) = (scripted_position(u, t + h) - scripted_position(u, t)).transpose() / h;
+            }
+        }
+        x = xk;
+        v = velocity;
+        t += h;
+        measure(s);
+        s.seconds = seconds_since(step_clock);
+        stats = nullptr;
+        return s;
+    }
+
+    /// The honest figures of the state x.
+    void measure(RepulsionStepStats& s) const
+    {
+        double largest = 0;
+        for (Index e = 0; e < E.rows(); ++e) {
+            largest = std::max(largest, (x.row(E(e, 0)) - x.row(E(e, 1))).norm());
+        }
+        s.max_edge_length = largest;
+        s.min_obstacle_distance = std::numeric_limits<double>::infinity();
+        for (std::size_t o = 0; o < p.obstacles.size(); ++o) {
+            for (Index u = 0; u < x.rows(); ++u) {
+                const double phi = signed_distance(p.obstacles[o], row3(x, u));
+                s.min_obstacle_distance = std::min(s.min_obstacle_distance, phi);
+                if (phi < margin[o] + band) {
+                    ++s.contacts;
+                }
+            }
+        }
+        s.min_vertex_distance = min_vertex_distance(x);
+        for (const auto& [i, j] : vertex_pairs_within_radius(x, p.collection_radius(), rings)) {
+            s.contacts += pair_value(x, i, j) < eps ? 1 : 0;
+        }
+        s.kinetic_energy = 0;
+        double momentum = 0, mass = 0;
+        for (Index u = 0; u < x.rows(); ++u) {
+            if (!held[std::size_t(u)]) {
+                s.kinetic_energy += 0.5 * model.mass[u] * v.row(u).squaredNorm();
+                momentum += model.mass[u] * v.row(u).norm();
+                mass += model.mass[u];
+            }
+        }
+        s.mean_speed = mass > 0 ? momentum / mass : 0;
+    }
+
+    /// Smallest distance over vertex pairs more than ring_exclusion rings
+    /// apart (+infinity when there is none): radius queries of growing
+    /// radius until one finds a pair.
+    double min_vertex_distance(const Eigen::MatrixXd& y) const
+    {
+        const double diagonal = (y.colwise().maxCoeff() - y.colwise().minCoeff()).norm();
+        for (double r = p.collection_radius();; r *= 2) {
+            const auto pairs = vertex_pairs_within_radius(y, r, rings);
+            if (!pairs.empty()) {
+                double best = std::numeric_limits<double>::infinity();
+                for (const auto& [i, j] : pairs) {
+                    best = std::min(best, (y.row(i) - y.row(j)).norm());
+                }
+                return best;
+            }
+            if (r > 2 * diagonal) {
+                return std::numeric_limits<double>::infinity();
+            }
+        }
+    }
+};
+
+RepulsionSimulator::RepulsionSimulator(Model model, RepulsionParameters parameters)
+    : impl_(std::make_unique<Impl>(std::move(model), std::move(parameters)))
+{
+}
+RepulsionSimulator::~RepulsionSimulator() = default;
+RepulsionSimulator::RepulsionSimulator(RepulsionSimulator&&) noexcept = default;
+RepulsionSimulator& RepulsionSimulator::operator=(RepulsionSimulator&&) noexcept = default;
+
+RepulsionStepStats RepulsionSimulator::step() { return impl_->step(); }
+const Model& RepulsionSimulator::model() const { return impl_->model; }
+const RepulsionParameters& RepulsionSimulator::parameters() const { return impl_->p; }
+const Eigen::MatrixXd& RepulsionSimulator::positions() const { return impl_->x; }
+const Eigen::MatrixXd& RepulsionSimulator::velocities() const { return impl_->v; }
+double RepulsionSimulator::time() const { return impl_->t; }
+const Eigen::MatrixXi& RepulsionSimulator::faces() const { return impl_->F; }
+const Eigen::MatrixXi& RepulsionSimulator::edges() const { return impl_->E; }
+bool RepulsionSimulator::excluded(Index i, Index j) const { return impl_->rings.excluded(i, j); }
+void RepulsionSimulator::set_observer(CollisionStepObserver observer) { impl_->observer = std::move(observer); }
+
+} // namespace ipc::examples
