@@ -6,6 +6,7 @@
 #include <ipc/ccd/additive_ccd.hpp>
 #include <ipc/ccd/point_pair_linear_motion.hpp>
 #include <ipc/core/error.hpp>
+#include <ipc/core/parallel.hpp>
 #include <ipc/distance/edge_edge.hpp>
 #include <ipc/distance/point_stencil.hpp>
 #include <ipc/distance/point_triangle.hpp>
@@ -635,19 +636,33 @@ struct RepulsionSimulator::Impl {
     // -----------------------------------------------------------------
     // Dynamics
 
-    /// Elastic gradient at y (n x 3).
+    /// Elastic gradient at y (n x 3), the elements split over the threads,
+    /// each with its own accumulator.
     Eigen::MatrixXd elastic_gradient(const Eigen::MatrixXd& y) const
     {
-        Eigen::MatrixXd G = Eigen::MatrixXd::Zero(y.rows(), 3);
-        Vector<double, 12> local;
-        for (Index k = 0; k < model.num_elements(); ++k) {
-            const StencilVertices s = model.element_vertices(k);
-            model.element_gradient(k, y, local);
-            for (int a = 0; a < s.size; ++a) {
-                G.row(s.vertices[std::size_t(a)]) += local.segment<3>(3 * a).transpose();
+        const Index elements = model.num_elements();
+        const int threads = elements > 2000 ? max_threads() : 1;
+        std::vector<Eigen::MatrixXd> partial(std::size_t(threads), Eigen::MatrixXd::Zero(y.rows(), 3));
+        const auto accumulate = [&](std::ptrdiff_t block) {
+            Eigen::MatrixXd& G = partial[std::size_t(block)];
+            Vector<double, 12> local;
+            for (Index k = elements * block / threads; k < elements * (block + 1) / threads; ++k) {
+                const StencilVertices s = model.element_vertices(k);
+                model.element_gradient(k, y, local);
+                for (int a = 0; a < s.size; ++a) {
+                    G.row(s.vertices[std::size_t(a)]) += local.segment<3>(3 * a).transpose();
+                }
             }
+        };
+        if (threads > 1) {
+            parallel_for(0, threads, accumulate);
+        } else {
+            accumulate(0);
         }
-        return G;
+        for (int t = 1; t < threads; ++t) {
+            partial[0] += partial[std::size_t(t)];
+        }
+        return std::move(partial[0]);
     }
 
     /// Jacobi preconditioner: M / h^2 + sigma M plus, for each degree of
