@@ -190,8 +190,10 @@ RepulsionScene repulsion_scene(const Scene& scene, bool paper, double rest_edge,
         for (Index i = 0; i < lattice.vertices.rows(); ++i) {
             const Eigen::Vector3d q = lattice.vertices.row(i).transpose();
             Index nearest_original = 0;
-            (V0.rowwise() - q.transpose()).rowwise().squaredNorm().minCoeff(&nearest_original);
-            out.model.velocities.row(base + i) = uniform ? W0.row(0) : W0.row(nearest_original);
+            if (!uniform) {
+                (V0.rowwise() - q.transpose()).rowwise().squaredNorm().minCoeff(&nearest_original);
+            }
+            out.model.velocities.row(base + i) = W0.row(nearest_original);
             Index source = -1;
             double best = tolerance;
             for (const Index v : held_vertices) {

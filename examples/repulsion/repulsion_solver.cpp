@@ -84,10 +84,9 @@ double RepulsionParameters::obstacle_margin(std::size_t o) const
     // Let the body be K = K' + (ball of radius R), K' convex (a sphere, a
     // capsule, a rounded box; a plane has R = infinity). Take a point q of a
     // cloth triangle T and c its nearest point in K'. Every vertex v of T has
-    // |v - c| >= phi_K'(v) = phi_K(v) + R >= R + m. T's vertices lie outside
-    // the ball of radius R + m around c, and its edges are at most L long, so
-    // the foot of c on T is at most L / sqrt 3 from... more precisely, in
-    // T's plane the vertices lie outside the circle of radius
+    // |v - c| >= phi_K'(v) = phi_K(v) + R >= R + m: T's vertices lie outside
+    // the ball of radius R + m around c. In T's plane they lie outside the
+    // circle of radius
     // rho = sqrt((R + m)^2 - h^2) around the foot of c (h: distance from c to
     // the plane), and a point of T farther than rho from all three vertices
     // needs rho <= L / sqrt 3 (the repulsion paper's Eq. 2 bound with all
@@ -758,7 +757,6 @@ struct RepulsionSimulator::Impl {
 
         // Prediction y_bar = x + h v + h^2 g; held vertices at their targets.
         Eigen::MatrixXd y_bar = x + h * v;
-        Eigen::MatrixXd target(n, 3);
         for (Index u = 0; u < n; ++u) {
             if (held[std::size_t(u)]) {
                 y_bar.row(u) = scripted_position(u, t + h).transpose();
@@ -766,7 +764,6 @@ struct RepulsionSimulator::Impl {
                 y_bar.row(u) += h * h * model.gravity.transpose();
             }
         }
-        target = y_bar;
         auto clock = Clock::now();
         const Eigen::MatrixXd P = jacobi_diagonal(x);
         s.seconds_dynamics += seconds_since(clock);
@@ -878,10 +875,12 @@ struct RepulsionSimulator::Impl {
                 }
             }
         }
-        s.min_vertex_distance = min_vertex_distance(x);
-        for (const auto& [i, j] : vertex_pairs_within_radius(x, p.collection_radius(), rings)) {
+        // One query serves both the band count and the smallest distance.
+        const auto near = vertex_pairs_within_radius(x, p.collection_radius(), rings);
+        for (const auto& [i, j] : near) {
             s.contacts += pair_value(x, i, j) < eps ? 1 : 0;
         }
+        s.min_vertex_distance = min_vertex_distance(x, near);
         s.kinetic_energy = 0;
         double momentum = 0, mass = 0;
         for (Index u = 0; u < x.rows(); ++u) {
@@ -895,24 +894,23 @@ struct RepulsionSimulator::Impl {
     }
 
     /// Smallest distance over vertex pairs more than ring_exclusion rings
-    /// apart (+infinity when there is none): radius queries of growing
+    /// apart (+infinity when there is none), given the pairs within the
+    /// collection radius: when there are none, radius queries of growing
     /// radius until one finds a pair.
-    double min_vertex_distance(const Eigen::MatrixXd& y) const
+    double min_vertex_distance(const Eigen::MatrixXd& y, std::vector<std::pair<Index, Index>> pairs) const
     {
         const double diagonal = (y.colwise().maxCoeff() - y.colwise().minCoeff()).norm();
-        for (double r = p.collection_radius();; r *= 2) {
-            const auto pairs = vertex_pairs_within_radius(y, r, rings);
-            if (!pairs.empty()) {
-                double best = std::numeric_limits<double>::infinity();
-                for (const auto& [i, j] : pairs) {
-                    best = std::min(best, (y.row(i) - y.row(j)).norm());
-                }
-                return best;
-            }
+        for (double r = p.collection_radius(); pairs.empty(); pairs = vertex_pairs_within_radius(y, r, rings)) {
             if (r > 2 * diagonal) {
                 return std::numeric_limits<double>::infinity();
             }
+            r *= 2;
         }
+        double best = std::numeric_limits<double>::infinity();
+        for (const auto& [i, j] : pairs) {
+            best = std::min(best, (y.row(i) - y.row(j)).norm());
+        }
+        return best;
     }
 };
 
