@@ -4,6 +4,7 @@
 #include <common/hinge_bending.hpp>
 #include <common/mass.hpp>
 #include <common/membrane.hpp>
+#include <common/model.hpp>
 #include <common/rod_elasticity.hpp>
 #include <common/tet_elasticity.hpp>
 
@@ -200,4 +201,284 @@ TEST_CASE("elasticity stencils compile for float and long double", "[examples][e
     CHECK(std::isfinite(tet_energy_hessian<float>(xf, restf, mf).sum()));
     ipc::Vector<long double, 12> xl = xf.cast<long double>();
     CHECK(std::isfinite(static_cast<double>(dihedral_angle_hessian<long double>(xl).sum())));
+}
+
+// ------------------------------------------------------- volumetric models
+
+namespace {
+
+using VolumeV12 = ipc::Vector<double, 12>;
+
+/// A skewed rest tetrahedron (so the rest inverse is not the identity).
+VolumeV12 volume_rest_vertices()
+{
+    VolumeV12 X;
+    X << 0.1, -0.2, 0.05, 1.2, 0.1, -0.1, 0.3, 0.9, 0.2, -0.1, 0.25, 1.1;
+    return X;
+}
+
+TetRest<double> volume_rest(const VolumeV12& X)
+{
+    return tet_rest<double>(X.segment<3>(0), X.segment<3>(3), X.segment<3>(6), X.segment<3>(9));
+}
+
+/// Current positions whose deformation gradient is F (plus a translation).
+VolumeV12 volume_deformed(const VolumeV12& X, const Eigen::Matrix3d& F)
+{
+    VolumeV12 x;
+    for (int i = 0; i < 4; ++i) {
+        x.segment<3>(3 * i) = F * X.segment<3>(3 * i) + Eigen::Vector3d(0.3, -0.7, 0.2);
+    }
+    return x;
+}
+
+Eigen::Matrix3d volume_random_matrix(std::mt19937& rng, double amount)
+{
+    std::uniform_real_distribution<double> u(-amount, amount);
+    Eigen::Matrix3d M;
+    for (int k = 0; k < 9; ++k) {
+        M.data()[k] = u(rng);
+    }
+    return M;
+}
+
+Eigen::Matrix3d volume_rotation(double angle, const Eigen::Vector3d& axis)
+{
+    return Eigen::AngleAxisd(angle, axis.normalized()).toRotationMatrix();
+}
+
+/// Smallest eigenvalue >= -tol * largest (in magnitude).
+bool volume_psd(const Eigen::MatrixXd& H, double tol)
+{
+    const Eigen::VectorXd values = ipc::test::reference_eigenvalues(H);
+    return values.minCoeff() >= -tol * values.cwiseAbs().maxCoeff();
+}
+
+/// Checks the gradient and the unprojected Hessian of tet_energy against
+/// central differences, and that the clamped Hessian is PSD.
+void check_volume_derivatives(const TetMaterial<double>& m, const VolumeV12& X, const Eigen::Matrix3d& F)
+{
+    const auto rest = volume_rest(X);
+    const VolumeV12 x = volume_deformed(X, F);
+    INFO("model " << volume_model_name(m.model) << ", F =\n" << F << "\ndet F = " << F.determinant());
+    auto f = [&](const Eigen::VectorXd& y) { return tet_energy<double>(VolumeV12(y), rest, m); };
+    auto g = [&](const Eigen::VectorXd& y) {
+        return Eigen::VectorXd(tet_energy_gradient<double>(VolumeV12(y), rest, m));
+    };
+    const Eigen::VectorXd grad = tet_energy_gradient<double>(x, rest, m);
+    const Eigen::VectorXd grad_fd = fd_gradient(f, x);
+    INFO("gradient error " << (grad - grad_fd).cwiseAbs().maxCoeff() << " of " << grad.cwiseAbs().maxCoeff());
+    CHECK(fd_close(grad, grad_fd, 1e-5));
+    const Eigen::MatrixXd H = tet_energy_hessian<double>(x, rest, m, PSDProjection::none);
+    const Eigen::MatrixXd H_fd = fd_jacobian(g, x);
+    INFO("Hessian error " << (H - H_fd).cwiseAbs().maxCoeff() << " of " << H.cwiseAbs().maxCoeff());
+    CHECK(fd_close(H, H_fd, 1e-5));
+    CHECK((H - H.transpose()).cwiseAbs().maxCoeff() <= 1e-12 * H.cwiseAbs().maxCoeff());
+    CHECK(volume_psd(tet_energy_hessian<double>(x, rest, m, PSDProjection::clamp), 1e-8));
+}
+
+} // namespace
+
+TEST_CASE("neo-Hookean and fixed corotated: rest state and material", "[examples][elasticity]")
+{
+    const auto [mu, lambda] = lame_parameters(1e5, 0.4);
+    for (const VolumeModel model : { VolumeModel::neo_hookean, VolumeModel::fixed_corotated }) {
+        const auto m = tet_material_from(model, 1e5, 0.4);
+        CHECK(m.model == model);
+        CHECK(m.mu == mu);
+        CHECK(m.lambda == lambda);
+    }
+    const auto stable = tet_material_from(VolumeModel::stable_neo_hookean, 1e5, 0.4);
+    const auto reference = stable_neo_hookean_from(1e5, 0.4);
+    CHECK(stable.model == VolumeModel::stable_neo_hookean);
+    CHECK(stable.mu == reference.mu);
+    CHECK(stable.lambda == reference.lambda);
+    CHECK_THROWS_AS(tet_material_from(VolumeModel::fixed_corotated, 1e5, 0.5), ipc::invalid_argument);
+
+    const Eigen::Matrix3d I = Eigen::Matrix3d::Identity();
+    CHECK(neo_hookean_density(I, mu, lambda) == 0);
+    CHECK(fixed_corotated_density(I, mu, lambda) == 0);
+    CHECK(neo_hookean_stress(I, mu, lambda).cwiseAbs().maxCoeff() == 0);
+    CHECK(fixed_corotated_stress(I, mu, lambda).cwiseAbs().maxCoeff() <= 1e-10 * mu);
+    // A pure rotation is stress free too.
+    const Eigen::Matrix3d R = volume_rotation(0.7, Eigen::Vector3d(1, 2, -0.5));
+    CHECK(std::abs(neo_hookean_density(R, mu, lambda)) <= 1e-10 * mu);
+    CHECK(std::abs(fixed_corotated_density(R, mu, lambda)) <= 1e-10 * mu);
+    CHECK(neo_hookean_stress(R, mu, lambda).cwiseAbs().maxCoeff() <= 1e-10 * mu);
+    CHECK(fixed_corotated_stress(R, mu, lambda).cwiseAbs().maxCoeff() <= 1e-10 * mu);
+    // At rest the Hessian is that of linear elasticity for both models.
+    const Eigen::Matrix<double, 9, 9> H_nh = neo_hookean_stress_derivative(I, mu, lambda);
+    const Eigen::Matrix<double, 9, 9> H_fcr = fixed_corotated_stress_derivative(I, mu, lambda);
+    CHECK((H_nh - H_fcr).cwiseAbs().maxCoeff() <= 1e-10 * mu);
+
+    const VolumeV12 X = volume_rest_vertices();
+    const auto rest = volume_rest(X);
+    for (const VolumeModel model : { VolumeModel::neo_hookean, VolumeModel::fixed_corotated }) {
+        const auto m = tet_material_from(model, 1e5, 0.4);
+        CHECK(std::abs(tet_energy<double>(X, rest, m)) <= 1e-10 * mu);
+        CHECK(tet_energy_gradient<double>(X, rest, m).cwiseAbs().maxCoeff() <= 1e-10 * mu);
+    }
+}
+
+TEST_CASE("neo-Hookean and fixed corotated derivatives", "[examples][elasticity]")
+{
+    const VolumeV12 X = volume_rest_vertices();
+    std::mt19937 rng(17);
+    std::vector<Eigen::Matrix3d> states;
+    for (int k = 0; k < 6; ++k) {
+        // Large, non-inverted deformations.
+        const Eigen::Matrix3d F = Eigen::Matrix3d::Identity() + volume_random_matrix(rng, k < 3 ? 0.3 : 0.5);
+        REQUIRE(F.determinant() > 0.1);
+        states.push_back(F);
+    }
+    // A rotation with a little strain, and a large rotation with much.
+    states.push_back(volume_rotation(2.5, Eigen::Vector3d(0.3, -1, 0.2))
+        * (Eigen::Matrix3d::Identity() + 1e-3 * volume_random_matrix(rng, 1)));
+    states.push_back(volume_rotation(-1.2, Eigen::Vector3d(1, 1, 1)) * Eigen::Vector3d(1.6, 0.7, 1.2).asDiagonal());
+    for (const auto& F : states) {
+        check_volume_derivatives(tet_material_from(VolumeModel::neo_hookean, 1e5, 0.4), X, F);
+        check_volume_derivatives(tet_material_from(VolumeModel::fixed_corotated, 1e5, 0.4), X, F);
+    }
+
+    // Fixed corotated only: near and at rest, two (nearly) equal singular
+    // values, and inverted elements (finite energy, smooth while
+    // sigma_2 + sigma_3 > 0).
+    const auto fcr = tet_material_from(VolumeModel::fixed_corotated, 1e5, 0.4);
+    const Eigen::Matrix3d U = volume_rotation(0.8, Eigen::Vector3d(1, -2, 0.5));
+    const Eigen::Matrix3d V = volume_rotation(-1.9, Eigen::Vector3d(0.2, 0.4, 1));
+    check_volume_derivatives(fcr, X, Eigen::Matrix3d::Identity());
+    check_volume_derivatives(fcr, X, U);
+    check_volume_derivatives(fcr, X, U * Eigen::Vector3d(1.3, 1.3 + 1e-9, 0.8).asDiagonal() * V.transpose());
+    check_volume_derivatives(fcr, X, U * Eigen::Vector3d(1.3, 1.3, 0.8).asDiagonal() * V.transpose());
+    check_volume_derivatives(fcr, X, U * Eigen::Vector3d(1.1, 0.7, 0.7).asDiagonal() * V.transpose());
+    check_volume_derivatives(fcr, X, U * Eigen::Vector3d(1.2, 0.9, -0.5).asDiagonal() * V.transpose());
+    check_volume_derivatives(fcr, X, U * Eigen::Vector3d(0.9, 0.8, -0.2).asDiagonal());
+}
+
+TEST_CASE("neo-Hookean and fixed corotated inverted elements", "[examples][elasticity]")
+{
+    const VolumeV12 X = volume_rest_vertices();
+    const auto rest = volume_rest(X);
+    const auto nh = tet_material_from(VolumeModel::neo_hookean, 1e5, 0.4);
+    const auto fcr = tet_material_from(VolumeModel::fixed_corotated, 1e5, 0.4);
+    const Eigen::Matrix3d inverted = Eigen::Vector3d(1.1, 0.9, -0.3).asDiagonal();
+    const Eigen::Matrix3d flat = Eigen::Vector3d(1.1, 0.9, 0).asDiagonal();
+    for (const Eigen::Matrix3d& F : { inverted, flat }) {
+        const VolumeV12 x = volume_deformed(X, F);
+        INFO("det F = " << F.determinant());
+        CHECK(tet_energy<double>(x, rest, nh) == std::numeric_limits<double>::infinity());
+        // The derivatives stay finite and push toward larger volume.
+        const VolumeV12 g = tet_energy_gradient<double>(x, rest, nh);
+        CHECK(g.allFinite());
+        const double step = 1e-6 / g.norm();
+        const VolumeV12 y = x - step * g;
+        const Eigen::Matrix3d Fy = detail::tet_deformation_gradient(y, rest.rest_inverse);
+        CHECK(Fy.determinant() > F.determinant());
+        CHECK(tet_energy_hessian<double>(x, rest, nh, PSDProjection::none).allFinite());
+        CHECK(tet_energy_hessian<double>(x, rest, nh, PSDProjection::clamp).allFinite());
+
+        const double e = tet_energy<double>(x, rest, fcr);
+        CHECK(std::isfinite(e));
+        CHECK(e > 0);
+        CHECK(tet_energy_gradient<double>(x, rest, fcr).allFinite());
+        CHECK(tet_energy_hessian<double>(x, rest, fcr, PSDProjection::clamp).allFinite());
+    }
+    // Two opposite singular values: R is not differentiable, the Hessian is
+    // floored but finite.
+    const Eigen::Matrix3d opposite = Eigen::Vector3d(1.0, 0.5, -0.5).asDiagonal();
+    const VolumeV12 x = volume_deformed(X, opposite);
+    CHECK(std::isfinite(tet_energy<double>(x, rest, fcr)));
+    CHECK(tet_energy_hessian<double>(x, rest, fcr, PSDProjection::none).allFinite());
+    CHECK(volume_psd(tet_energy_hessian<double>(x, rest, fcr, PSDProjection::clamp), 1e-8));
+}
+
+TEST_CASE("stable neo-Hookean through TetMaterial is bit-identical", "[examples][elasticity]")
+{
+    const VolumeV12 X = volume_rest_vertices();
+    const auto rest = volume_rest(X);
+    const auto m = tet_material_from(VolumeModel::stable_neo_hookean, 1e5, 0.4);
+    const auto s = stable_neo_hookean_from(1e5, 0.4);
+    for (int k = 0; k < 6; ++k) {
+        // Includes inverted elements for the larger perturbations.
+        const VolumeV12 x = perturbed(X, k < 3 ? 0.3 : 0.9, unsigned(100 + k));
+        CHECK(tet_energy<double>(x, rest, m) == tet_energy<double>(x, rest, s));
+        CHECK(tet_energy_gradient<double>(x, rest, m) == tet_energy_gradient<double>(x, rest, s));
+        for (const PSDProjection p : { PSDProjection::none, PSDProjection::clamp, PSDProjection::abs }) {
+            CHECK(tet_energy_hessian<double>(x, rest, m, p) == tet_energy_hessian<double>(x, rest, s, p));
+        }
+        CHECK(tet_energy_hessian<double>(x, rest, m) == tet_energy_hessian<double>(x, rest, s));
+    }
+}
+
+TEST_CASE("neo-Hookean and fixed corotated agree at small strain", "[examples][elasticity]")
+{
+    const auto [mu, lambda] = lame_parameters(1e5, 0.4);
+    const auto stable = stable_neo_hookean_from(1e5, 0.4);
+    std::mt19937 rng(23);
+    for (int k = 0; k < 4; ++k) {
+        const Eigen::Matrix3d G = volume_random_matrix(rng, 1);
+        // The two densities share their second-order term (linear
+        // elasticity), so they differ at third order: relative difference
+        // O(eps), about eps / 2 here.
+        for (const double eps : { 1e-4, 1e-5 }) {
+            const Eigen::Matrix3d F = Eigen::Matrix3d::Identity() + eps * G;
+            const Eigen::Matrix3d strain = eps * (G + G.transpose()) / 2;
+            const double linear = mu * strain.squaredNorm() + lambda / 2 * strain.trace() * strain.trace();
+            const double nh = neo_hookean_density(F, mu, lambda);
+            const double fcr = fixed_corotated_density(F, mu, lambda);
+            const double snh = stable_neo_hookean_density(F, stable);
+            INFO("eps " << eps << ": linear " << linear << ", NH " << nh << ", FCR " << fcr << ", SNH " << snh);
+            CHECK(std::abs(nh - fcr) <= 2 * eps * linear);
+            CHECK(std::abs(nh - linear) <= 2 * eps * linear);
+            CHECK(std::abs(fcr - linear) <= 2 * eps * linear);
+            CHECK(std::abs(snh - linear) <= 2 * eps * linear);
+        }
+    }
+}
+
+TEST_CASE("volume model names", "[examples][elasticity]")
+{
+    for (const VolumeModel model :
+        { VolumeModel::stable_neo_hookean, VolumeModel::neo_hookean, VolumeModel::fixed_corotated }) {
+        CHECK(volume_model_from_name(volume_model_name(model)) == model);
+    }
+    CHECK(std::string(volume_model_name(VolumeModel::neo_hookean)) == "neo_hookean");
+    CHECK(std::string(volume_model_name(VolumeModel::fixed_corotated)) == "fixed_corotated");
+    CHECK(std::string(volume_model_name(VolumeModel::stable_neo_hookean)) == "stable_neo_hookean");
+    CHECK_THROWS_AS(volume_model_from_name("foo"), ipc::invalid_argument);
+    CHECK_THROWS_WITH(volume_model_from_name("foo"), Catch::Contains("foo") && Catch::Contains("fixed_corotated"));
+    CHECK_THROWS_AS(volume_model_from_name("Neo_Hookean"), ipc::invalid_argument);
+}
+
+TEST_CASE("Model volumes take the volume model", "[examples][elasticity]")
+{
+    Eigen::MatrixXd V(4, 3);
+    V << 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1;
+    Eigen::MatrixXi T(1, 4);
+    T << 0, 1, 2, 3;
+    for (const VolumeModel model :
+        { VolumeModel::stable_neo_hookean, VolumeModel::neo_hookean, VolumeModel::fixed_corotated }) {
+        Model m;
+        m.add_volume(V, T, VolumeMaterial { 1000, 2e5, 0.3, model }, 0);
+        REQUIRE(m.tets.size() == 1);
+        const auto expected = tet_material_from(model, 2e5, 0.3);
+        CHECK(m.tets[0].material.model == model);
+        CHECK(m.tets[0].material.mu == expected.mu);
+        CHECK(m.tets[0].material.lambda == expected.lambda);
+        Eigen::MatrixXd x = V;
+        x(3, 2) = 1.2;
+        x(1, 1) = 0.1;
+        VolumeV12 local;
+        for (int i = 0; i < 4; ++i) {
+            local.segment<3>(3 * i) = x.row(m.tets[0].vertices[std::size_t(i)]).transpose();
+        }
+        CHECK(m.element_energy(0, x) == tet_energy<double>(local, m.tets[0].rest, expected));
+        CHECK(m.element_energy(0, x) > 0);
+        // Inverting the tetrahedron: +infinity for neo-Hookean only.
+        x(3, 2) = -0.5;
+        CHECK(std::isinf(m.element_energy(0, x)) == (model == VolumeModel::neo_hookean));
+    }
+    // The default stays stable neo-Hookean.
+    CHECK(VolumeMaterial {}.model == VolumeModel::stable_neo_hookean);
+    CHECK(VolumeMaterial { 1000, 2e5, 0.4 }.model == VolumeModel::stable_neo_hookean);
 }
