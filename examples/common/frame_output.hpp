@@ -136,8 +136,9 @@ inline void render_frame(const std::string& path, const Model& m, const ipc::Col
 
 /// Writes the frame at positions x as an OBJ: the simulated surfaces, rods
 /// and particles under `o bodies`, and each connected obstacle (fixed or
-/// scripted) under its own `o obstacle_K`, K = 0, 1, ... in vertex order.
-/// Obstacles may touch or overlap each other by design; bodies may not.
+/// scripted) under its own `o obstacle_K`, K = 0, 1, ... in vertex order;
+/// held segments and points under `o obstacle_segments` and
+/// `o obstacle_points`. Obstacles may touch or overlap each other by design; bodies may not.
 inline void write_frame(const std::string& path, const Model& m, const ipc::CollisionMesh& mesh,
     const Eigen::MatrixXd& x)
 {
@@ -174,10 +175,28 @@ inline void write_frame(const std::string& path, const Model& m, const ipc::Coll
         }
         objects[std::size_t(object)].triangles.push_back(t);
     }
-    objects[0].segments = m.contact_edges;
+    // Held segments (pins) and held points go under obstacle objects of
+    // their own, so that `o bodies` holds only what is simulated.
+    ObjObject obstacle_segments { "obstacle_segments", {}, {}, {} };
+    ObjObject obstacle_points { "obstacle_points", {}, {}, {} };
+    for (const auto& e : m.contact_edges) {
+        (is_obstacle(e[0]) ? obstacle_segments : objects[0]).segments.push_back(e);
+    }
     for (Eigen::Index v = 0; v < x.rows(); ++v) {
         if (m.kind[std::size_t(v)] == VertexKind::particle) {
             objects[0].points.push_back(int(v));
+        }
+    }
+    for (const auto& body : m.bodies) {
+        if (body.kind == Model::BodyKind::obstacle_points) {
+            for (Index i = 0; i < body.num_vertices; ++i) {
+                obstacle_points.points.push_back(int(body.first_vertex + i));
+            }
+        }
+    }
+    for (ObjObject* o : { &obstacle_segments, &obstacle_points }) {
+        if (!o->segments.empty() || !o->points.empty()) {
+            objects.push_back(std::move(*o));
         }
     }
     write_obj(path, x, objects);

@@ -25,12 +25,15 @@
 #include <ipc/potentials/stencil_assembly.hpp>
 
 #include <Eigen/Core>
+#include <Eigen/Geometry>
 
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <functional>
+#include <limits>
+#include <variant>
 #include <map>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -50,11 +53,12 @@ struct ShellMaterial {
     double poisson = 0.243;        ///< Poisson ratio
 };
 
-/// Volumetric (stable neo-Hookean) material.
+/// Volumetric material (stable neo-Hookean unless model says otherwise).
 struct VolumeMaterial {
     double density = 1000; ///< kg/m^3
     double young = 1e5;    ///< Pa
     double poisson = 0.4;  ///< dimensionless
+    VolumeModel model = VolumeModel::stable_neo_hookean; ///< energy density
 };
 
 /// Rod material: the radius sets mass, stretching and bending stiffness.
@@ -73,9 +77,79 @@ struct ParticleMaterial {
 /// What a vertex belongs to (for rendering and statistics).
 enum class VertexKind { volume, shell, rod, particle, obstacle };
 
-/// Prescribed motion of a scripted vertex: position (m) at time t (s), given
-/// its initial position.
-using ScriptedMotion = std::function<Eigen::Vector3d(double t, const Eigen::Vector3d& start)>;
+/// One piece of a prescribed rigid motion. During [begin, end) (s) a point
+/// turns at angular_velocity (rad/s: the axis times the rate, right-handed)
+/// about center (m) and moves at velocity (m/s); the centre moves with it.
+struct MotionSegment {
+    double begin = 0;
+    double end = std::numeric_limits<double>::infinity();
+    Eigen::Vector3d velocity = Eigen::Vector3d::Zero();
+    Eigen::Vector3d angular_velocity = Eigen::Vector3d::Zero();
+    Eigen::Vector3d center = Eigen::Vector3d::Zero();
+};
+
+/// Prescribed motion of a scripted vertex, as data (so that a scene can be
+/// written to a file and read back): the segments act one after the other,
+/// each for the part of [0, t] inside its window. A vertex with no segment
+/// stays where it starts.
+struct ScriptedMotion {
+    std::vector<MotionSegment> segments;
+
+    /// Position (m) at time t (s) of the point that starts at start.
+    Eigen::Vector3d operator()(double t, const Eigen::Vector3d& start) const
+    {
+        Eigen::Vector3d x = start;
+        for (const MotionSegment& s : segments) {
+            if (!(t > s.begin)) {
+                continue;
+            }
+            const double tau = std::min(t, s.end) - s.begin;
+            const double rate = s.angular_velocity.norm();
+            if (rate > 0) {
+                x = s.center + Eigen::AngleAxisd(rate * tau, s.angular_velocity / rate) * (x - s.center);
+            }
+            x += tau * s.velocity;
+        }
+        return x;
+    }
+
+    /// Throws ipc::invalid_argument for non-finite values or an empty or
+    /// reversed window; what names the motion in the message.
+    void check(const std::string& what) const
+    {
+        for (std::size_t k = 0; k < segments.size(); ++k) {
+            const MotionSegment& s = segments[k];
+            require(std::isfinite(s.begin) && !std::isnan(s.end) && s.end > s.begin, what, ": segment ", k,
+                " needs begin < end, got [", s.begin, ", ", s.end, ")");
+            require(all_finite(s.velocity) && all_finite(s.angular_velocity) && all_finite(s.center), what,
+                ": segment ", k, " has a non-finite velocity, angular velocity or centre");
+        }
+    }
+};
+
+/// A motion that translates at velocity v (m/s) during [begin, end).
+inline ScriptedMotion translation(const Eigen::Vector3d& v, double begin = 0,
+    double end = std::numeric_limits<double>::infinity())
+{
+    MotionSegment s;
+    s.begin = begin;
+    s.end = end;
+    s.velocity = v;
+    return { { s } };
+}
+
+/// A motion that turns at angular velocity w (rad/s) about center during
+/// [begin, end).
+inline ScriptedMotion rotation(const Eigen::Vector3d& w, const Eigen::Vector3d& center, double begin = 0,
+    double end = std::numeric_limits<double>::infinity())
+{
+    MotionSegment s;
+    s.begin = begin;
+    s.end = end;
+    s.angular_velocity = w;
+    s.center = center;
+    return { { s } };
+}
 
 /// The mixed-dimensional model; see the file comment.
 class Model {
@@ -83,7 +157,7 @@ public:
     struct Tet {
         std::array<Index, 4> vertices;
         TetRest<double> rest;
-        StableNeoHookean<double> material;
+        TetMaterial<double> material;
     };
     struct Membrane {
         std::array<Index, 3> vertices;
@@ -115,6 +189,29 @@ public:
         ShellMaterial material;
     };
 
+    /// What an add_* call added: enough to add it again (common/scene_file.hpp
+    /// writes a scene back out from these records).
+    enum class BodyKind { shell, volume, rod, particles, obstacle, obstacle_segments, obstacle_points };
+    struct Body {
+        BodyKind kind = BodyKind::obstacle;
+        Index first_vertex = 0; ///< its vertices are rows first_vertex .. first_vertex + num_vertices - 1
+        Index num_vertices = 0;
+        /// Body-local indices as given: triangles (shell, obstacle),
+        /// tetrahedra (volume), segments (obstacle_segments); empty for a rod
+        /// (a polyline in vertex order) and for points.
+        Eigen::MatrixXi elements;
+        std::variant<std::monostate, ShellMaterial, VolumeMaterial, RodMaterial, ParticleMaterial> material;
+        double contact_radius = 0; ///< half the contact offset (m)
+    };
+    /// Scripted vertices released for good (they become free) at the start of
+    /// the first step at which every vertex that is not an obstacle vertex
+    /// has coordinate `axis` (0 x, 1 y, 2 z) above `above` (m): a body
+    /// dragged until it has cleared an obstacle, then let go.
+    struct Release {
+        int axis = 0;
+        double above = 0;
+    };
+
     Eigen::MatrixXd positions;  ///< initial positions, n x 3 (m)
     Eigen::MatrixXd velocities; ///< initial velocities, n x 3 (m/s)
     Eigen::VectorXd mass;       ///< lumped mass per vertex (kg)
@@ -123,6 +220,8 @@ public:
     std::vector<bool> fixed;        ///< held at the initial position
     std::vector<Scripted> scripted; ///< held on a prescribed path
     std::vector<Shell> shells;      ///< every cloth, in the order added
+    std::vector<Body> bodies;       ///< every add_* call, in order
+    std::optional<Release> release; ///< when scripted vertices are let go (none: never)
     Eigen::Vector3d gravity { 0, -9.81, 0 }; ///< m/s^2, applied to free vertices
 
     std::vector<Tet> tets;
@@ -154,6 +253,7 @@ public:
         const double lambda = E * m.poisson / (1 - m.poisson * m.poisson); // plane stress
         const MembraneMaterial<double> membrane { mu, lambda, m.thickness };
         shells.push_back({ base, V.rows(), F.array() + int(base), m });
+        bodies.push_back({ BodyKind::shell, base, V.rows(), F, m, contact_radius });
         std::map<std::pair<Index, Index>, std::pair<Index, Index>> directed; // (a,b) -> (face, third)
         for (Index f = 0; f < F.rows(); ++f) {
             const std::array<Index, 3> t { base + F(f, 0), base + F(f, 1), base + F(f, 2) };
@@ -190,7 +290,8 @@ public:
     {
         const Index base = append_vertices(V, VertexKind::volume, contact_radius);
         check_indices(T, V.rows(), "tetrahedron");
-        const auto material = stable_neo_hookean_from(m.young, m.poisson);
+        bodies.push_back({ BodyKind::volume, base, V.rows(), T, m, contact_radius });
+        const auto material = tet_material_from(m.model, m.young, m.poisson);
         for (Index t = 0; t < T.rows(); ++t) {
             std::array<Index, 4> v { base + T(t, 0), base + T(t, 1), base + T(t, 2), base + T(t, 3) };
             Matrix<double, 3> D;
@@ -214,6 +315,7 @@ public:
     {
         require(V.rows() >= 2, "a rod needs at least 2 vertices, got ", V.rows());
         const Index base = append_vertices(V, VertexKind::rod, contact_radius);
+        bodies.push_back({ BodyKind::rod, base, V.rows(), Eigen::MatrixXi(), m, contact_radius });
         const double ks = m.young * pi * m.radius * m.radius;
         const double alpha = m.young * pi * m.radius * m.radius * m.radius * m.radius / 4;
         for (Index i = 0; i + 1 < V.rows(); ++i) {
@@ -236,24 +338,43 @@ public:
     Index add_particles(const Eigen::MatrixXd& V, const ParticleMaterial& m, double contact_radius)
     {
         const Index base = append_vertices(V, VertexKind::particle, contact_radius);
+        bodies.push_back({ BodyKind::particles, base, V.rows(), Eigen::MatrixXi(), m, contact_radius });
         for (Index i = 0; i < V.rows(); ++i) {
             mass[base + i] = particle_mass(m.density, m.radius);
         }
         return base;
     }
 
-    /// Adds a static obstacle (held triangles).
+    /// Adds a static obstacle (held triangles). Script its vertices to move it.
     Index add_obstacle(const Eigen::MatrixXd& V, const Eigen::MatrixXi& F, double contact_radius = 0)
     {
-        const Index base = append_vertices(V, VertexKind::obstacle, contact_radius);
+        const Index base = append_obstacle_vertices(V, contact_radius);
         check_indices(F, V.rows(), "obstacle triangle");
-        for (Index i = 0; i < V.rows(); ++i) {
-            fixed[std::size_t(base + i)] = true;
-            mass[base + i] = 1; // never used: held vertices are not unknowns
-        }
+        bodies.push_back({ BodyKind::obstacle, base, V.rows(), F, std::monostate {}, contact_radius });
         for (Index f = 0; f < F.rows(); ++f) {
             contact_faces.emplace_back(int(base + F(f, 0)), int(base + F(f, 1)), int(base + F(f, 2)));
         }
+        return base;
+    }
+
+    /// Adds held segments E (pairs of rows of V) as an obstacle, e.g. pins.
+    Index add_obstacle_segments(const Eigen::MatrixXd& V, const Eigen::MatrixXi& E, double contact_radius = 0)
+    {
+        const Index base = append_obstacle_vertices(V, contact_radius);
+        check_indices(E, V.rows(), "obstacle segment");
+        bodies.push_back({ BodyKind::obstacle_segments, base, V.rows(), E, std::monostate {}, contact_radius });
+        for (Index e = 0; e < E.rows(); ++e) {
+            contact_edges.emplace_back(int(base + E(e, 0)), int(base + E(e, 1)));
+        }
+        return base;
+    }
+
+    /// Adds held points (the rows of V) as an obstacle.
+    Index add_obstacle_points(const Eigen::MatrixXd& V, double contact_radius = 0)
+    {
+        const Index base = append_obstacle_vertices(V, contact_radius);
+        bodies.push_back(
+            { BodyKind::obstacle_points, base, V.rows(), Eigen::MatrixXi(), std::monostate {}, contact_radius });
         return base;
     }
 
@@ -268,6 +389,7 @@ public:
     void script(Index v, ScriptedMotion motion)
     {
         require(v >= 0 && v < num_vertices(), "script: vertex ", v, " out of range");
+        motion.check("script of vertex " + std::to_string(v));
         scripted.push_back({ v, std::move(motion) });
     }
 
@@ -411,6 +533,16 @@ public:
 private:
     Eigen::Vector3d row(Index v) const { return positions.row(v).transpose(); }
 
+
+    Index append_obstacle_vertices(const Eigen::MatrixXd& V, double radius)
+    {
+        const Index base = append_vertices(V, VertexKind::obstacle, radius);
+        for (Index i = 0; i < V.rows(); ++i) {
+            fixed[std::size_t(base + i)] = true;
+            mass[base + i] = 1; // never used: held vertices are not unknowns
+        }
+        return base;
+    }
 
     Index append_vertices(const Eigen::MatrixXd& V, VertexKind k, double radius)
     {

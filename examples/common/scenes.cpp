@@ -36,21 +36,19 @@ namespace {
     }
 
     /// Motion by a piecewise linear offset through the keys (time in s,
-    /// offset in m), constant before the first and after the last.
-    ScriptedMotion offset_path(std::vector<std::pair<double, Eigen::Vector3d>> keys)
+    /// offset in m; the first offset is zero), held after the last key.
+    ScriptedMotion offset_path(const std::vector<std::pair<double, Eigen::Vector3d>>& keys)
     {
-        return [keys = std::move(keys)](double t, const Eigen::Vector3d& start) -> Eigen::Vector3d {
-            if (t <= keys.front().first) {
-                return start + keys.front().second;
-            }
-            for (std::size_t i = 1; i < keys.size(); ++i) {
-                if (t <= keys[i].first) {
-                    const double w = (t - keys[i - 1].first) / (keys[i].first - keys[i - 1].first);
-                    return start + (1 - w) * keys[i - 1].second + w * keys[i].second;
-                }
-            }
-            return start + keys.back().second;
-        };
+        require(!keys.empty() && keys.front().second.isZero(), "offset_path: the first offset must be zero");
+        ScriptedMotion motion;
+        for (std::size_t i = 1; i < keys.size(); ++i) {
+            MotionSegment s;
+            s.begin = keys[i - 1].first;
+            s.end = keys[i].first;
+            s.velocity = (keys[i].second - keys[i - 1].second) / (s.end - s.begin);
+            motion.segments.push_back(s);
+        }
+        return motion;
     }
 
     /// Adds a plate (a board facing down when facing_down, else up) whose
@@ -442,9 +440,7 @@ Scene twist_cloth(bool paper)
     const TriangleMesh cloth = grid_cloth({ 0, 0, 0 }, 1, 1, n, n);
     const Index base = s.model.add_shell(cloth.vertices, cloth.faces, ShellMaterial {}, 0);
     for (const int side : { -1, 1 }) {
-        const ScriptedMotion turn = [side](double t, const Eigen::Vector3d& start) -> Eigen::Vector3d {
-            return Eigen::AngleAxisd(side * pi * t, Eigen::Vector3d::UnitX()) * start;
-        };
+        const ScriptedMotion turn = rotation({ side * pi, 0, 0 }, Eigen::Vector3d::Zero());
         for (int j = 0; j <= n; ++j) {
             s.model.script(base + j * (n + 1) + (side < 0 ? 0 : n), turn);
         }

@@ -29,6 +29,14 @@ struct ScenePhysics {
     double friction = 0;  ///< friction coefficient mu
     double eps_v = 1e-3;  ///< friction velocity threshold (m/s)
     std::optional<double> strain_limit; ///< cloth stretch limit s, for solvers that enforce one
+    // Newton solver settings a scene may state (imported IPC scripts do);
+    // unset means the solver's own default.
+    std::optional<double> newton_tolerance; ///< eps_d (m/s)
+    /// Newton stopping rule: "residual" (C-IPC eq. 13), "toi" (Zheng et al.
+    /// 2025 Eq. 9) or "max_norm" (IPC 2020: |p|_inf / h < eps_d, once).
+    std::optional<std::string> termination;
+    std::optional<double> barrier_stiffness; ///< initial kappa (IPC tuning slot 0), else automatic
+    int friction_iterations = 1; ///< lagged friction updates per step
 };
 
 /// A static obstacle of the scene as a signed-distance shape, for solvers
