@@ -14,7 +14,8 @@
 #      two at a time.
 # Prints how long each phase took at the end.
 # IPC_CCD_QUERIES: a folder of CCD benchmark queries, to include the tests
-# that read them. JOBS: build parallelism (default 2). ccache is used when
+# that read them; IPC_PAPER_SCENES: the IPC paper's scene scripts and
+# meshes, for the script importer's tests (read at run time). JOBS: build parallelism (default 2). ccache is used when
 # it is installed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
