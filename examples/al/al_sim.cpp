@@ -8,6 +8,8 @@
 //
 //   al_sim --scene NAME [--size small|paper] [--frames N] [--dt H]
 //          [--out DIR] [--json FILE] [--threads N]
+//   al_sim --scene-file SCENE.json [...]   (docs/scene-files.md)
+//   al_sim ... --dump-scene OUT.json       (write the scene, do not run it)
 //   al_sim --list-scenes
 //   al_sim --help
 //
@@ -19,6 +21,7 @@
 #include <common/frame_output.hpp>
 #include <common/json_output.hpp>
 #include <common/progress.hpp>
+#include <common/scene_source.hpp>
 
 #include <ipc/config.hpp>
 
@@ -111,7 +114,10 @@ int main(int argc, char** argv)
             omp_set_num_threads(o.threads);
         }
 #endif
-        Scene scene = make_scene(o.scene, o.paper());
+        Scene scene = load_scene(o, "al_sim");
+        if (dump_scene_if_asked(o, scene)) {
+            return exit_ok;
+        }
         if (o.dt > 0) {
             scene.physics.dt = o.dt;
         }
@@ -128,7 +134,7 @@ int main(int argc, char** argv)
         const std::string picture = out + "/last_frame.png";
         const AlParameters parameters = al_parameters(scene);
         fmt::print("scene {} ({}): {} vertices, h = {} s, delta = {} m, offset = {} m, friction = {}, k_min = {}\n",
-                   scene.name, o.size, scene.model.num_vertices(), parameters.dt, parameters.delta, scene.offset,
+                   scene.name, scene_size_label(o), scene.model.num_vertices(), parameters.dt, parameters.delta, scene.offset,
                    parameters.friction, parameters.k_min);
         fmt::print("writing {} frames to {}/frame_NNNN.obj, picture {}, statistics {}\n", frames + 1, out, picture,
                    o.json.empty() ? std::string("none (use --json FILE)") : o.json);
@@ -167,7 +173,7 @@ int main(int argc, char** argv)
         fmt::print("{:<28} {:>14.1f}\n", "CG iterations per solve", newton > 0 ? double(cg) / newton : 0.0);
         fmt::print("{:<28} {:>14}\n", "steps not converged", not_converged);
         if (!o.json.empty()) {
-            write_json(o.json, al_report(scene, o.size, parameters, steps));
+            write_json(o.json, al_report(scene, scene_size_label(o), parameters, steps));
         }
         fmt::print("\nframes     {}/frame_NNNN.obj (frame_0000 to frame_{:04d})\npicture    {}\nstatistics {}\n", out,
                    frames, picture, o.json.empty() ? std::string("none (use --json FILE)") : o.json);

@@ -4,6 +4,7 @@
 ///
 ///   --scene NAME  --size small|paper  --frames N  --dt H  --out DIR
 ///   --json FILE   --threads N         --list-scenes
+///   --scene-file PATH  --dump-scene PATH  (and --ipc-script PATH in ipc_sim)
 ///
 /// A program makes a CLI::App, calls add_common_options (and adds options of
 /// its own if it has any), then parse_command_line, which settles help,
@@ -12,7 +13,7 @@
 ///   0  --help (usage on standard output), or --list-scenes
 ///   1  an output location that cannot be written (check_output_dir,
 ///      check_output_file, before any simulation) or a failed run
-///   2  no arguments, an unknown flag, a bad value or a missing --scene
+///   2  no arguments, an unknown flag, a bad value or no scene given
 ///      (message and usage hint on standard error)
 
 #include <CLI/CLI.hpp>
@@ -51,6 +52,9 @@ struct CommonOptions {
     std::string json;           ///< --json FILE (empty: no statistics file)
     int threads = 0;            ///< --threads N (0: the OpenMP default)
     bool list_scenes = false;   ///< --list-scenes
+    std::string scene_file;     ///< --scene-file PATH: a JSON scene (docs/scene-files.md)
+    std::string ipc_script;     ///< --ipc-script PATH: an IPC 2020 scene script (ipc_sim only)
+    std::string dump_scene;     ///< --dump-scene PATH: write the scene as JSON and exit
 
     bool paper() const { return size == "paper"; }
 };
@@ -102,6 +106,22 @@ inline void add_common_options(CLI::App& app, CommonOptions& o, const std::vecto
         ->check(CLI::Range(1, 4096))
         ->type_name("N");
     app.add_flag("--list-scenes", o.list_scenes, "print every scene, one a line, and exit");
+    auto* file = app.add_option("--scene-file", o.scene_file, "run the scene in this JSON file (docs/scene-files.md)")
+                     ->type_name("PATH");
+    file->excludes(app.get_option("--scene"));
+    app.add_option("--dump-scene", o.dump_scene,
+           "write the scene (built in, from --scene-file or imported) as a JSON scene file and exit without simulating")
+        ->type_name("PATH");
+}
+
+/// Adds --ipc-script (the IPC 2020 scene scripts importer) to app.
+inline void add_ipc_script_option(CLI::App& app, CommonOptions& o)
+{
+    app.add_option("--ipc-script", o.ipc_script,
+           "run an IPC (SIGGRAPH 2020) scene script; --frames overrides its duration (docs/scene-files.md)")
+        ->type_name("PATH")
+        ->excludes(app.get_option("--scene"))
+        ->excludes(app.get_option("--scene-file"));
 }
 
 /// Parses the command line into app (and the CommonOptions bound to it).
@@ -128,8 +148,10 @@ inline std::optional<int> parse_command_line(CLI::App& app, const CommonOptions&
         err << name << ": " << e.what() << '\n' << tail;
         return exit_usage;
     }
-    if (!o.list_scenes && o.scene.empty()) {
-        err << name << ": --scene is required\n" << tail;
+    if (!o.list_scenes && o.scene.empty() && o.scene_file.empty() && o.ipc_script.empty()) {
+        err << name << ": --scene (or --scene-file" << (app.get_option_no_throw("--ipc-script") ? ", --ipc-script" : "")
+            << ") is required\n"
+            << tail;
         return exit_usage;
     }
     return std::nullopt;

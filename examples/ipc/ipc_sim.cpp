@@ -1,7 +1,10 @@
 // ipc_sim: runs one of the reference C-IPC example scenes.
 //
 //   ipc_sim --scene NAME [--size small|paper] [--frames N] [--dt H]
-//           [--out DIR] [--json FILE] [--threads N] [--termination residual|toi]
+//           [--out DIR] [--json FILE] [--threads N] [--termination residual|toi|max_norm]
+//   ipc_sim --scene-file SCENE.json [...]    (docs/scene-files.md)
+//   ipc_sim --ipc-script SCRIPT.txt [...]    (an IPC 2020 scene script)
+//   ipc_sim ... --dump-scene OUT.json        (write the scene, do not run it)
 //   ipc_sim --list-scenes
 //   ipc_sim --help
 //
@@ -20,6 +23,7 @@
 #include <common/json_output.hpp>
 #include <common/frame_output.hpp>
 #include <common/progress.hpp>
+#include <common/scene_source.hpp>
 
 #include <ipc/config.hpp>
 
@@ -73,11 +77,17 @@ int main(int argc, char** argv)
         "ipc_sim");
     CommonOptions o;
     add_common_options(app, o, scene_names());
-    std::string termination = "residual";
+    add_ipc_script_option(app, o);
+    bool check = false;
+    app.add_flag("--check", check,
+        "after every step, check the state exactly for intersections (ipc::has_intersections) and stop with an error "
+        "at the first one");
+    std::string termination;
     app.add_option("--termination", termination,
-           "Newton termination: residual (C-IPC eq. 13, the default) or toi (cumulative TOI, Zheng et al. 2025 "
-           "Eq. 9: k_min = 6 with friction or cloth, 2 otherwise; eps = 1e-3)")
-        ->check(CLI::IsMember({ "residual", "toi" }));
+           "Newton termination: residual (C-IPC eq. 13, the default), toi (cumulative TOI, Zheng et al. 2025 "
+           "Eq. 9: k_min = 6 with friction or cloth, 2 otherwise; eps = 1e-3) or max_norm (IPC 2020: |p|_inf / h "
+           "< eps_d; the default of imported IPC scripts)")
+        ->check(CLI::IsMember({ "residual", "toi", "max_norm" }));
     app.footer("Outputs: DIR/frame_NNNN.obj for every step, DIR/last_frame.png, and FILE with --json.\n"
                "Exit codes: 0 done (also after --help and --list-scenes); 1 an output cannot be written (checked "
                "before\nthe run) or the run failed; 2 a bad command line, or no arguments at all.\n"
@@ -103,7 +113,10 @@ int main(int argc, char** argv)
             fmt::print(stderr, "ipc_sim: built without OpenMP, --threads {} has no effect\n", o.threads);
         }
 #endif
-        Scene scene = make_scene(o.scene, o.paper());
+        Scene scene = load_scene(o, "ipc_sim");
+        if (dump_scene_if_asked(o, scene)) {
+            return exit_ok;
+        }
         if (o.dt > 0) {
             scene.physics.dt = o.dt;
         }
@@ -124,13 +137,22 @@ int main(int argc, char** argv)
         const std::string json_text = o.json.empty() ? std::string("none (use --json FILE)") : o.json;
 
         SolverParameters parameters = ipc_parameters(scene);
+        if (check) {
+            parameters.check_intersections = true;
+        }
         if (termination == "toi") {
             parameters.termination = SolverParameters::Termination::toi;
+        } else if (termination == "max_norm") {
+            parameters.termination = SolverParameters::Termination::max_norm;
+        } else if (termination == "residual") {
+            parameters.termination = SolverParameters::Termination::residual;
+        }
+        if (parameters.termination == SolverParameters::Termination::toi) {
             parameters.toi_k_min = parameters.mu > 0 || !scene.model.membranes.empty() ? 6 : 2;
         }
         fmt::print("scene {} ({}): {} vertices, {} tets, {} triangles, {} rod segments, h = {} s, dhat = {} m, offset = {} m, "
                    "mu = {}, strain limit = {}\n",
-            scene.name, o.size, scene.model.num_vertices(), scene.model.tets.size(), scene.model.membranes.size(),
+            scene.name, scene_size_label(o), scene.model.num_vertices(), scene.model.tets.size(), scene.model.membranes.size(),
             scene.model.rod_segments.size(), parameters.dt, parameters.dhat, scene.offset, parameters.mu,
             parameters.strain_limit ? fmt::format("{}", *parameters.strain_limit) : std::string("none"));
         fmt::print("writing {} frames to {}, picture {}, statistics {}\n", frames + 1, frames_pattern, picture, json_text);
@@ -152,7 +174,7 @@ int main(int argc, char** argv)
 
         print_summary(scene, run_totals(steps));
         if (!o.json.empty()) {
-            write_json(o.json, run_report(scene, o.size, parameters, steps));
+            write_json(o.json, run_report(scene, scene_size_label(o), parameters, steps));
         }
         fmt::print("\nframes     {} (frame_0000 to frame_{:04d})\npicture    {}\nstatistics {}\n", frames_pattern,
             frames, picture, json_text);

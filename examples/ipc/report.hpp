@@ -11,7 +11,9 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -87,6 +89,29 @@ inline Json run_report(const Scene& scene, const std::string& size, const Solver
         { "newton_tolerance", json_number(parameters.newton_tolerance) },
         { "vertices", static_cast<long long>(scene.model.num_vertices()) },
     };
+    // The body counts the IPC paper's Fig. 23 reports: nodes and tets of the
+    // volumes and their surface triangles.
+    const auto& m = scene.model;
+    const auto is_volume = [&](int v) { return m.kind[std::size_t(v)] == VertexKind::volume; };
+    long long volume_vertices = 0, volume_faces = 0;
+    for (Index v = 0; v < m.num_vertices(); ++v) {
+        volume_vertices += is_volume(int(v)) ? 1 : 0;
+    }
+    std::map<std::array<int, 3>, int> face_uses;
+    for (const auto& t : m.tetrahedra) {
+        for (const auto& f : { std::array<int, 3> { t[0], t[1], t[2] }, std::array<int, 3> { t[0], t[1], t[3] },
+                 std::array<int, 3> { t[0], t[2], t[3] }, std::array<int, 3> { t[1], t[2], t[3] } }) {
+            auto key = f;
+            std::sort(key.begin(), key.end());
+            ++face_uses[key];
+        }
+    }
+    for (const auto& [face, uses] : face_uses) {
+        volume_faces += uses == 1 ? 1 : 0;
+    }
+    report["model"] = { { "volume_vertices", volume_vertices }, { "tets", static_cast<long long>(m.tets.size()) },
+        { "volume_surface_faces", volume_faces }, { "shell_triangles", static_cast<long long>(m.membranes.size()) },
+        { "rod_segments", static_cast<long long>(m.rod_segments.size()) } };
     Json list = Json::array();
     for (const auto& s : steps) {
         list.push_back({

@@ -182,6 +182,8 @@ public:
         const double h = p_.dt;
         x_start_ = x_;
 
+        release_scripts_if_due();
+
         // Predictor and held vertices.
         x_hat_ = x_ + h * v_;
         for (Index v = 0; v < x_.rows(); ++v) {
@@ -227,6 +229,9 @@ public:
             zero_held(gb, held_);
             zero_held(ge, held_);
             kappa_ = initial_barrier_stiffness(kappa_bounds_, ge, gb);
+            if (p_.barrier_stiffness) {
+                kappa_ = std::min(*p_.barrier_stiffness, 100 * kappa_);
+            }
         }
 
         for (int pass = 0; pass < p_.friction_iterations; ++pass) {
@@ -446,6 +451,25 @@ private:
         return e + b + d;
     }
 
+    /// Frees the scripted vertices for good once the model's release rule
+    /// holds at the current positions (every non-obstacle vertex beyond it).
+    void release_scripts_if_due()
+    {
+        if (!model_.release || model_.scripted.empty()) {
+            return;
+        }
+        const auto& r = *model_.release;
+        for (Index v = 0; v < x_.rows(); ++v) {
+            if (model_.kind[std::size_t(v)] != VertexKind::obstacle && !(x_(v, r.axis) > r.above)) {
+                return;
+            }
+        }
+        for (const auto& s : model_.scripted) {
+            held_[std::size_t(s.vertex)] = model_.fixed[std::size_t(s.vertex)];
+        }
+        model_.scripted.clear();
+    }
+
     std::optional<double> min_gap(const Collisions& c, const Eigen::MatrixXd& x) const
     {
         return contact_distances(c, x).min_gap;
@@ -506,6 +530,10 @@ private:
             const Eigen::MatrixXd P = Eigen::Map<const Eigen::MatrixXd>(p.data(), 3, x.rows()).transpose();
             const double residual = std::sqrt(p.squaredNorm() / double(std::max<Index>(num_unlocked_, 1))) / h;
             below = residual < p_.newton_tolerance ? below + 1 : 0;
+            if (p_.termination == SolverParameters::Termination::max_norm
+                && p.lpNorm<Eigen::Infinity>() / h < p_.newton_tolerance) {
+                return true;
+            }
 
             // Line search: collision-free bound, strain feasibility, decrease.
             t0 = clock::now();
@@ -525,14 +553,17 @@ private:
                 x_new = x + alpha * P;
                 c_new.build(mesh_, x_new, p_.dhat);
                 e_new = energy(x_new, c_new);
-                if (e_new <= e_prev) {
+                // A trial must have finite energy (an inverted neo-Hookean
+                // tet gives +inf; NaN never compares true): with e_prev
+                // infinite, inf <= inf would otherwise accept it.
+                if (std::isfinite(e_new) && e_new <= e_prev) {
                     break;
                 }
                 alpha /= 2;
                 ++stats.line_search_halvings;
             }
             stats.time_line_search += seconds_since(t0);
-            if (!(e_new <= e_prev)) {
+            if (!(std::isfinite(e_new) && e_new <= e_prev)) {
                 // No decrease along p: x is a minimiser to round-off.
                 return toi_rule || below > 0;
             }

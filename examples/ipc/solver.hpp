@@ -17,7 +17,10 @@
 /// Lagrangian pull to their targets until 99.9% of the motion is taken (the
 /// IPC reference code's moving boundary conditions).
 /// Termination (C-IPC eq. 13): r = (1/h) sqrt(|p|^2 / n_free) < eps_d on
-/// `converged_iterations` consecutive Newton iterations.
+/// `converged_iterations` consecutive Newton iterations (other rules in
+/// SolverParameters::termination).
+/// When the model has a release rule (Model::release), the scripted vertices
+/// become free for good at the start of the first step that meets it.
 
 //
 // This header declares the simulator; solver.cpp holds its implementation,
@@ -57,9 +60,16 @@ struct SolverParameters {
     /// cumulative-TOI rule of Zheng et al. (2025, Eq. 9: at least toi_k_min
     /// iterations, then stop once the product of (1 - alpha) over the
     /// accepted step fractions falls below toi_eps).
-    enum class Termination { residual, toi } termination = Termination::residual;
+    /// Or the IPC 2020 rule (max_norm): stop as soon as the Newton
+    /// direction's largest coordinate, divided by h, is below
+    /// newton_tolerance (checked before the line search, one iteration).
+    enum class Termination { residual, toi, max_norm } termination = Termination::residual;
     int toi_k_min = 2;
     double toi_eps = 1e-3;
+    /// Initial barrier stiffness per step; none: automatic (IPC's rule). A
+    /// given value is capped at 100 times the automatic one, as in the IPC
+    /// reference code, and adapts like the automatic one.
+    std::optional<double> barrier_stiffness;
     bool record_energies = false; ///< keep (before, after) energies of every Newton iteration
     NewtonMatrixObserver newton_matrix_observer; ///< optional: sees every Newton matrix
     /// After every step, throw ipc::penetration if ipc::has_intersections

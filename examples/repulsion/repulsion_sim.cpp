@@ -7,6 +7,8 @@
 //   repulsion_sim --scene NAME [--size small|paper] [--frames N] [--dt H]
 //                 [--out DIR] [--json FILE] [--threads N]
 //                 [--rest-edge L] [--no-smoothing]
+//   repulsion_sim --scene-file SCENE.json [...]   (a scene with cloth; docs/scene-files.md)
+//   repulsion_sim ... --dump-scene OUT.json       (write the scene, do not run it)
 //   repulsion_sim --list-scenes
 //   repulsion_sim --help
 //
@@ -20,6 +22,7 @@
 #include <common/frame_output.hpp>
 #include <common/json_output.hpp>
 #include <common/progress.hpp>
+#include <common/scene_source.hpp>
 
 #include <ipc/config.hpp>
 
@@ -228,7 +231,10 @@ int main(int argc, char** argv)
             omp_set_num_threads(o.threads);
         }
 #endif
-        const Scene scene = make_scene(o.scene, o.paper());
+        const Scene scene = load_scene(o, "repulsion_sim");
+        if (dump_scene_if_asked(o, scene)) {
+            return exit_ok;
+        }
         RepulsionScene setup = repulsion_scene(scene, o.paper(), rest_edge, o.dt);
         if (no_smoothing) {
             setup.parameters.init_pieces = 0;
@@ -247,7 +253,7 @@ int main(int argc, char** argv)
         const RepulsionParameters& p = setup.parameters;
         fmt::print("scene {} ({}): {} vertices, h = {} s, L_ref = {:.4g} m, L = {:.4g} m, B = {:.4g} m, D = {:.3g} m, "
                    "friction = {}, smoothing {}\n",
-            scene.name, o.size, setup.model.num_vertices(), p.dt, p.rest_edge, p.max_edge(), p.separation(),
+            scene.name, scene_size_label(o), setup.model.num_vertices(), p.dt, p.rest_edge, p.max_edge(), p.separation(),
             p.displacement_cap(), p.friction, p.init_pieces > 0 ? "on" : "off");
         for (const auto& note : setup.notes) {
             fmt::print("note: {}\n", note);
@@ -271,7 +277,7 @@ int main(int argc, char** argv)
         progress.finish();
         render_repulsion_frame(picture, sim, obstacles, view_of(scene), steps.size(),
             steps.empty() ? 0 : steps.back().contacts);
-        const Json report = repulsion_report(scene.name, o.size, setup, steps);
+        const Json report = repulsion_report(scene.name, scene_size_label(o), setup, steps);
         const Json& t = report["totals"];
         const auto number = [](const Json& j) { return j.is_null() ? std::nan("") : j.get<double>(); };
         fmt::print("\n{:<28} {:>14}\n", "summary (repulsion)", scene.name);

@@ -73,6 +73,12 @@ TEST_CASE("the shared command line accepts good values and the defaults", "[exam
     p = parse({ "--list-scenes" }); // no --scene needed
     CHECK_FALSE(p.code.has_value());
     CHECK(p.options.list_scenes);
+
+    p = parse({ "--scene-file", "a.json", "--dump-scene", "b.json" }); // a scene file instead of --scene
+    CHECK_FALSE(p.code.has_value());
+    CHECK(p.options.scene_file == "a.json");
+    CHECK(p.options.dump_scene == "b.json");
+    CHECK(p.options.scene.empty());
 }
 
 TEST_CASE("the shared command line answers help with 0 and mistakes with 2", "[examples][cli]")
@@ -118,7 +124,12 @@ TEST_CASE("the shared command line answers help with 0 and mistakes with 2", "[e
         CHECK(p.out.empty());
     }
     CHECK(contains(parse({ "--scene", "nope" }).err, "nope"));
-    CHECK(contains(parse({ "--frames", "2" }).err, "--scene is required"));
+    CHECK(contains(parse({ "--frames", "2" }).err, "--scene (or --scene-file) is required"));
+    // A scene by name and from a file at once is a usage error.
+    const auto both = parse({ "--scene", "one", "--scene-file", "one.json" });
+    REQUIRE(both.code.has_value());
+    CHECK(*both.code == exit_usage);
+    CHECK(contains(both.err, "excludes"));
 }
 
 TEST_CASE("output locations are checked before a run", "[examples][cli]")
