@@ -37,16 +37,7 @@ namespace {
     constexpr double deg = ipc_pi / 180;
     constexpr double inf = std::numeric_limits<double>::infinity();
 
-    std::vector<std::string> split_tokens(const std::string& line)
-    {
-        std::vector<std::string> tokens;
-        std::istringstream stream(line);
-        std::string token;
-        while (stream >> token) {
-            tokens.push_back(token);
-        }
-        return tokens;
-    }
+    using mesh_files_detail::split; // whitespace-separated tokens of a line
 
     bool is_comment(const std::string& token) { return !token.empty() && token[0] == '#'; }
 
@@ -260,7 +251,7 @@ namespace {
                 }
                 if ((long long)values.size() == count) {
                     const std::string rest = text.substr(pos);
-                    if (split_tokens(rest).empty()) {
+                    if (split(rest).empty()) {
                         ++i;
                     } else {
                         text = rest; // read again as a line
@@ -278,7 +269,7 @@ namespace {
         {
             std::vector<std::string> tokens;
             while (i < lines_.size()) {
-                const auto t = split_tokens(lines_[i]);
+                const auto t = split(lines_[i]);
                 ++i;
                 bool more = false;
                 for (const std::string& tok : t) {
@@ -307,7 +298,7 @@ namespace {
             std::size_t i = 0;
             while (i < lines_.size()) {
                 const std::size_t line = i + 1;
-                const auto t = split_tokens(lines_[i]);
+                const auto t = split(lines_[i]);
                 ++i;
                 if (t.empty() || is_comment(t[0])) {
                     continue;
@@ -390,7 +381,7 @@ namespace {
                 a.finish(*this);
                 for (long long k = 0; k < n; ++k) {
                     while (i < lines_.size()) {
-                        const auto s = split_tokens(lines_[i]);
+                        const auto s = split(lines_[i]);
                         if (!s.empty() && !is_comment(s[0])) {
                             break;
                         }
@@ -564,7 +555,7 @@ namespace {
                 std::size_t j = i;
                 bool closed = false;
                 while (j < lines_.size()) {
-                    const auto s = split_tokens(lines_[j]);
+                    const auto s = split(lines_[j]);
                     ++j;
                     if (s.size() >= 2 && s[0] == "section" && s[1] == "end") {
                         closed = true;

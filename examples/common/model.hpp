@@ -88,6 +88,13 @@ struct MotionSegment {
     Eigen::Vector3d center = Eigen::Vector3d::Zero();
 };
 
+/// Exact equality (every field bit for bit).
+inline bool operator==(const MotionSegment& a, const MotionSegment& b)
+{
+    return a.begin == b.begin && a.end == b.end && a.velocity == b.velocity
+        && a.angular_velocity == b.angular_velocity && a.center == b.center;
+}
+
 /// Prescribed motion of a scripted vertex, as data (so that a scene can be
 /// written to a file and read back): the segments act one after the other,
 /// each for the part of [0, t] inside its window. A vertex with no segment
@@ -126,6 +133,9 @@ struct ScriptedMotion {
         }
     }
 };
+
+/// Exact equality of two motions (the same segments, bit for bit).
+inline bool operator==(const ScriptedMotion& a, const ScriptedMotion& b) { return a.segments == b.segments; }
 
 /// A motion that translates at velocity v (m/s) during [begin, end).
 inline ScriptedMotion translation(const Eigen::Vector3d& v, double begin = 0,
@@ -394,7 +404,8 @@ public:
     }
 
     /// The collision mesh of the contact surfaces, edges and tetrahedra at
-    /// the initial positions, with the contact radii (validated by
+    /// the initial positions, with the contact radii and the held vertices
+    /// as prescribed (no obstacle-obstacle pairs; validated by
     /// CollisionMesh: degenerate or out-of-range elements throw).
     CollisionMesh collision_mesh() const
     {
@@ -409,7 +420,13 @@ public:
         for (std::size_t i = 0; i < tetrahedra.size(); ++i) {
             T.row(Index(i)) = tetrahedra[i].transpose();
         }
-        return CollisionMesh::Builder(positions).tetrahedra(T).faces(F).edges(E).vertex_radii(contact_radius).build();
+        return CollisionMesh::Builder(positions)
+            .tetrahedra(T)
+            .faces(F)
+            .edges(E)
+            .vertex_radii(contact_radius)
+            .prescribed_vertices(held())
+            .build();
     }
 
     /// True for vertices whose position is prescribed (fixed, scripted).

@@ -927,21 +927,6 @@ namespace {
         return segments;
     }
 
-    bool same_motion(const ScriptedMotion& a, const ScriptedMotion& b)
-    {
-        if (a.segments.size() != b.segments.size()) {
-            return false;
-        }
-        for (std::size_t k = 0; k < a.segments.size(); ++k) {
-            const MotionSegment &s = a.segments[k], &t = b.segments[k];
-            if (!(s.begin == t.begin && s.end == t.end && s.velocity == t.velocity
-                    && s.angular_velocity == t.angular_velocity && s.center == t.center)) {
-                return false;
-            }
-        }
-        return true;
-    }
-
     Out shape_json(const AnalyticObstacle& a)
     {
         Out j = Out::object();
@@ -1252,7 +1237,7 @@ nlohmann::ordered_json scene_to_json(const Scene& scene)
     Out scripted = Out::array();
     for (std::size_t k = 0; k < model.scripted.size();) {
         std::size_t end = k + 1;
-        while (end < model.scripted.size() && same_motion(model.scripted[end].motion, model.scripted[k].motion)) {
+        while (end < model.scripted.size() && model.scripted[end].motion == model.scripted[k].motion) {
             ++end;
         }
         Out vertices = Out::array();

@@ -169,6 +169,28 @@ expect_in(err "missing.json")
 expect_exit(2 --scene hanging_cloth --scene-file "${_dump}")
 expect_in(err "${NAME}: ")
 
+# An IPC 2020 scene script (ipc_sim only, when the paper scenes are at hand):
+# the run, and its conversion to a scene file, step alike; a script that does
+# not exist is a failed run that names it.
+if(NAME STREQUAL "ipc_sim" AND DEFINED ENV{IPC_PAPER_SCENES})
+  set(_script "$ENV{IPC_PAPER_SCENES}/input/paperExamples/10_tetTet.txt")
+  expect_exit(0 --ipc-script "${_script}" --frames 3 --threads 1 --check --out "${WORK_DIR}/script")
+  expect_in(err "warning: ")
+  expect_exit(0 --ipc-script "${_script}" --dump-scene "${WORK_DIR}/script.json")
+  expect_exit(0 --scene-file "${WORK_DIR}/script.json" --frames 3 --threads 1 --out "${WORK_DIR}/script_json")
+  if(EXISTS "${WORK_DIR}/script/frame_0003.obj" AND EXISTS "${WORK_DIR}/script_json/frame_0003.obj")
+    file(READ "${WORK_DIR}/script/frame_0003.obj" _a)
+    file(READ "${WORK_DIR}/script_json/frame_0003.obj" _b)
+    if(NOT _a STREQUAL _b)
+      _fail("the converted 10_tetTet does not step like the script (frame_0003.obj differs)")
+    endif()
+  else()
+    _fail("no frame_0003.obj from the script run or its converted scene")
+  endif()
+  expect_exit(1 --ipc-script "${WORK_DIR}/no_such_script.txt" --frames 1 --out "${WORK_DIR}/none")
+  expect_in(err "no_such_script.txt")
+endif()
+
 if(_failures GREATER 0)
   message(FATAL_ERROR "${_failures} ${NAME} command-line check(s) failed:\n${_report}")
 endif()

@@ -468,6 +468,7 @@ private:
             held_[std::size_t(s.vertex)] = model_.fixed[std::size_t(s.vertex)];
         }
         model_.scripted.clear();
+        mesh_ = model_.collision_mesh(); // the released vertices meet the obstacles again
     }
 
     std::optional<double> min_gap(const Collisions& c, const Eigen::MatrixXd& x) const

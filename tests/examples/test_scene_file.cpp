@@ -30,21 +30,6 @@ template <typename A, typename B> bool sf_same(const Eigen::MatrixBase<A>& a, co
     return a.rows() == b.rows() && a.cols() == b.cols() && a == b;
 }
 
-bool sf_same_motion(const ScriptedMotion& a, const ScriptedMotion& b)
-{
-    if (a.segments.size() != b.segments.size()) {
-        return false;
-    }
-    for (std::size_t k = 0; k < a.segments.size(); ++k) {
-        const MotionSegment &s = a.segments[k], &t = b.segments[k];
-        if (!(s.begin == t.begin && s.end == t.end && s.velocity == t.velocity
-                && s.angular_velocity == t.angular_velocity && s.center == t.center)) {
-            return false;
-        }
-    }
-    return true;
-}
-
 bool sf_same_shape(const AnalyticObstacle& a, const AnalyticObstacle& b)
 {
     if (a.shape.index() != b.shape.index() || a.board_extent != b.board_extent) {
@@ -123,7 +108,7 @@ void sf_check_same_scene(const Scene& a, const Scene& b)
     bool scripted_same = true, paths_same = true;
     for (std::size_t i = 0; i < m.scripted.size(); ++i) {
         scripted_same = scripted_same && m.scripted[i].vertex == n.scripted[i].vertex
-            && sf_same_motion(m.scripted[i].motion, n.scripted[i].motion);
+            && m.scripted[i].motion == n.scripted[i].motion;
         const Eigen::Vector3d start = m.positions.row(m.scripted[i].vertex).transpose();
         for (const double t : { 0.0, 0.013, 0.1, 0.37, 1.0, 10.0 }) {
             paths_same = paths_same && m.scripted[i].motion(t, start) == n.scripted[i].motion(t, start);

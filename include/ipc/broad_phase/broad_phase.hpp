@@ -547,6 +547,28 @@ namespace detail {
         if (particle_pairs) {
             tree_pair_keys<1, 1>(particle_tree, nullptr, keys.vertex_shift, sorted, keys.vertex_vertex);
         }
+        if (mesh.has_prescribed_vertices()) {
+            // Pairs of prescribed vertices only are not admissible
+            // (CollisionMesh's pair rules); removing keys keeps their order.
+            const Eigen::MatrixXi& F = mesh.faces();
+            const Eigen::MatrixXi& E = mesh.edges();
+            const auto p = [&](int v) { return mesh.is_prescribed(Index(v)); };
+            const auto drop = [](std::vector<std::uint64_t>& list, int shift, const auto& all_prescribed) {
+                const std::uint64_t mask = (std::uint64_t(1) << shift) - 1;
+                list.erase(std::remove_if(list.begin(), list.end(),
+                               [&](std::uint64_t key) {
+                                   return all_prescribed(Index(key >> shift), Index(key & mask));
+                               }),
+                    list.end());
+            };
+            drop(keys.face_vertex, keys.vertex_shift,
+                [&](Index f, Index v) { return p(int(v)) && p(F(f, 0)) && p(F(f, 1)) && p(F(f, 2)); });
+            drop(keys.edge_edge, keys.edge_shift,
+                [&](Index a, Index b) { return p(E(a, 0)) && p(E(a, 1)) && p(E(b, 0)) && p(E(b, 1)); });
+            drop(keys.edge_vertex, keys.vertex_shift,
+                [&](Index e, Index v) { return p(int(v)) && p(E(e, 0)) && p(E(e, 1)); });
+            drop(keys.vertex_vertex, keys.vertex_shift, [&](Index a, Index b) { return p(int(a)) && p(int(b)); });
+        }
         return keys;
     }
 

@@ -24,6 +24,7 @@
 #include <algorithm>
 #include <atomic>
 #include <exception>
+#include <initializer_list>
 #include <mutex>
 #include <cmath>
 #include <vector>
@@ -329,7 +330,8 @@ namespace detail {
     class CrossingTest {
     public:
         CrossingTest(const CollisionMesh& mesh, const Eigen::Ref<const Eigen::MatrixXd>& V)
-            : E_(mesh.edges())
+            : mesh_(mesh)
+            , E_(mesh.edges())
             , F_(mesh.faces())
             , three_d_(mesh.dim() == 3)
             , points_(Eigen::Matrix<double, Eigen::Dynamic, 3, Eigen::RowMajor>::Zero(V.rows(), 3))
@@ -342,13 +344,14 @@ namespace detail {
             const int e0 = E_(e, 0), e1 = E_(e, 1);
             if (three_d_) {
                 const int a = F_(other, 0), b = F_(other, 1), c = F_(other, 2);
-                if (e0 == a || e0 == b || e0 == c || e1 == a || e1 == b || e1 == c) {
+                if (e0 == a || e0 == b || e0 == c || e1 == a || e1 == b || e1 == c
+                    || all_prescribed({ e0, e1, a, b, c })) {
                     return false;
                 }
                 return segment_triangle_intersect(point(e0), point(e1), point(a), point(b), point(c), other);
             }
             const int a = E_(other, 0), b = E_(other, 1);
-            if (other <= e || e0 == a || e0 == b || e1 == a || e1 == b) {
+            if (other <= e || e0 == a || e0 == b || e1 == a || e1 == b || all_prescribed({ e0, e1, a, b })) {
                 return false;
             }
             return segments_intersect_2d(point(e0), point(e1), point(a), point(b));
@@ -357,6 +360,22 @@ namespace detail {
     private:
         const double* point(int v) const { return points_.data() + 3 * Index(v); }
 
+        /// Pairs of prescribed vertices only (obstacles against obstacles)
+        /// are not contact pairs and are not tested.
+        bool all_prescribed(std::initializer_list<int> vertices) const
+        {
+            if (!mesh_.has_prescribed_vertices()) {
+                return false;
+            }
+            for (const int v : vertices) {
+                if (!mesh_.is_prescribed(v)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        const CollisionMesh& mesh_;
         const Eigen::MatrixXi& E_;
         const Eigen::MatrixXi& F_;
         bool three_d_;
@@ -410,7 +429,8 @@ namespace detail {
 /// edge of the mesh (face edge or rod edge) and some face share a point, in
 /// 2D two edges share a point. Touching counts as intersecting (IPC needs a
 /// strictly positive distance); pairs that share a vertex are not tested.
-/// Radii are ignored (this is about the mid-surfaces). Codimension-2 contacts
+/// Radii are ignored (this is about the mid-surfaces). Pairs whose vertices
+/// are all prescribed (obstacles against obstacles) are not tested. Codimension-2 contacts
 /// (rod crossing rod, a particle on a face) are not reported.
 /// Validates V (throws ipc::invalid_argument); throws
 /// ipc::degenerate_geometry for a collinear face met by a coplanar edge.

@@ -18,6 +18,10 @@
 ///   vertex near a face edge by its point-triangle pair, so those pairs are
 ///   not repeated.
 /// - point-point (v0, v1): free particles against free particles.
+/// - In every case, a pair whose vertices are all prescribed
+///   (Builder::prescribed_vertices: obstacles, fixed or moved by a script) is
+///   never admissible: nothing in it can respond, and obstacles may touch or
+///   overlap each other by design.
 ///
 /// 2D (positions with two columns; faces are not allowed)
 /// - point-edge: every colliding vertex against every edge.
@@ -142,6 +146,10 @@ public:
     bool is_on_face(Index v) const { return vertex_flags_[size_t(v)] & on_face_flag; }
     /// True when vertex v is a free particle (colliding, on no edge or face).
     bool is_particle(Index v) const { return vertex_flags_[size_t(v)] & particle_flag; }
+    /// True when vertex v's motion is prescribed (Builder::prescribed_vertices).
+    bool is_prescribed(Index v) const { return vertex_flags_[size_t(v)] & prescribed_flag; }
+    /// True when some vertex is prescribed.
+    bool has_prescribed_vertices() const { return has_prescribed_; }
     /// True when edge e belongs to no face (a rod segment).
     bool is_rod_edge(Index e) const { return edge_is_rod_[size_t(e)] != 0; }
 
@@ -200,7 +208,8 @@ public:
             return false;
         }
         const int v = int(vertex);
-        return faces_(face, 0) != v && faces_(face, 1) != v && faces_(face, 2) != v;
+        return faces_(face, 0) != v && faces_(face, 1) != v && faces_(face, 2) != v
+            && !all_prescribed(v, faces_(face, 0), faces_(face, 1), faces_(face, 2));
     }
 
     /// Edge-edge pair admissible: 3D, distinct edges sharing no vertex.
@@ -211,7 +220,7 @@ public:
         }
         const int a0 = edges_(edge0, 0), a1 = edges_(edge0, 1);
         const int b0 = edges_(edge1, 0), b1 = edges_(edge1, 1);
-        return a0 != b0 && a0 != b1 && a1 != b0 && a1 != b1;
+        return a0 != b0 && a0 != b1 && a1 != b0 && a1 != b1 && !all_prescribed(a0, a1, b0, b1);
     }
 
     /// Point-edge pair admissible: v collides and is not an endpoint; in 3D
@@ -225,13 +234,13 @@ public:
             return false;
         }
         const int v = int(vertex);
-        return edges_(edge, 0) != v && edges_(edge, 1) != v;
+        return edges_(edge, 0) != v && edges_(edge, 1) != v && !all_prescribed(v, edges_(edge, 0), edges_(edge, 1));
     }
 
     /// Point-point pair admissible: two distinct free particles.
     bool can_collide_vertex_vertex(Index v0, Index v1) const
     {
-        return v0 != v1 && is_particle(v0) && is_particle(v1);
+        return v0 != v1 && is_particle(v0) && is_particle(v1) && !all_prescribed(v0, v1);
     }
 
     // ----------------------------------------------------------- validation
@@ -256,6 +265,14 @@ private:
     static constexpr unsigned char on_face_flag = 2;
     static constexpr unsigned char on_edge_flag = 4;
     static constexpr unsigned char particle_flag = 8;
+    static constexpr unsigned char prescribed_flag = 16;
+    bool has_prescribed_ = false;
+
+    /// True when every vertex of the stencil is prescribed.
+    template <typename... Vertices> bool all_prescribed(Vertices... v) const
+    {
+        return has_prescribed_ && (... && is_prescribed(Index(v)));
+    }
 
     int dim_ = 3;
     Eigen::MatrixXd rest_positions_;
@@ -322,6 +339,15 @@ public:
         return *this;
     }
 
+    /// Marks the vertices whose motion is prescribed (n flags; obstacles,
+    /// fixed or scripted): pairs made only of such vertices are never
+    /// admissible (see the file comment). Default: none.
+    Builder& prescribed_vertices(const std::vector<bool>& prescribed)
+    {
+        prescribed_ = prescribed;
+        return *this;
+    }
+
     /// Whether vertices on no element (and not inside a tetrahedral mesh)
     /// collide as free particles (default true) or are ignored.
     Builder& isolated_vertices_are_particles(bool enable)
@@ -361,6 +387,7 @@ private:
     Eigen::MatrixXi edges_ = Eigen::MatrixXi(0, 2);
     Eigen::VectorXd vertex_radii_;
     double uniform_radius_ = 0.0;
+    std::vector<bool> prescribed_;
     bool isolated_are_particles_ = true;
     bool allow_degenerate_ = false;
 };
@@ -634,8 +661,14 @@ inline CollisionMesh CollisionMesh::Builder::build() const
             mesh.vertex_flags_[size_t(mesh.edges_(e, k))] |= collides_flag | on_edge_flag;
         }
     }
+    require(prescribed_.empty() || Index(prescribed_.size()) == n, "prescribed vertices has ", prescribed_.size(),
+        " flags but there are ", n, " vertices");
     for (Index v = 0; v < n; ++v) {
         unsigned char& flags = mesh.vertex_flags_[size_t(v)];
+        if (!prescribed_.empty() && prescribed_[size_t(v)]) {
+            flags |= prescribed_flag;
+            mesh.has_prescribed_ = true;
+        }
         if (!(flags & (on_face_flag | on_edge_flag)) && !in_tetrahedron[size_t(v)] && isolated_are_particles_) {
             flags |= collides_flag | particle_flag;
         }
