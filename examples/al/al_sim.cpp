@@ -102,11 +102,7 @@ int main(int argc, char** argv)
     }
     try {
         if (o.list_scenes) {
-            std::vector<SceneEntry> entries;
-            for (const auto& name : scene_names()) {
-                entries.push_back({ name, make_scene(name).description });
-            }
-            print_scene_list(std::cout, entries);
+            print_scenes(std::cout, scene_names());
             return exit_ok;
         }
 #if IPC_HAS_OPENMP

@@ -13,7 +13,9 @@
 #include <fmt/core.h>
 
 #include <cstdio>
+#include <ostream>
 #include <string>
+#include <vector>
 
 namespace ipc::examples {
 
@@ -36,6 +38,17 @@ inline Scene load_scene(const CommonOptions& o, const std::string& program)
         scene = make_scene(o.scene, o.paper());
     }
     return scene;
+}
+
+/// --list-scenes: the built-in scenes called names, one a line with its
+/// description.
+inline void print_scenes(std::ostream& out, const std::vector<std::string>& names)
+{
+    std::vector<SceneEntry> entries;
+    for (const auto& name : names) {
+        entries.push_back({ name, make_scene(name).description });
+    }
+    print_scene_list(out, entries);
 }
 
 /// The label of the scene's size in reports: small or paper for a built-in

@@ -218,6 +218,24 @@ namespace detail {
         }
         return r;
     }
+
+    /// Gradient of a tet's energy (N per coordinate) from the first
+    /// Piola-Kirchhoff stress P: volume * (d vec F / d x)^T vec P.
+    template <typename Scalar>
+    Vector<Scalar, 12> tet_gradient_from_stress(const Matrix<Scalar, 3>& P, const TetRest<Scalar>& rest)
+    {
+        const Eigen::Map<const Vector<Scalar, 9>> p(P.data());
+        return rest.volume * tet_deformation_map(rest.rest_inverse).transpose() * p;
+    }
+
+    /// Hessian of a tet's energy (N/m) from d^2 psi / d vec(F)^2 (already
+    /// projected when it should be): volume * A^T H A.
+    template <typename Scalar>
+    Matrix<Scalar, 12> tet_hessian_from_stress_derivative(const Matrix<Scalar, 9>& H, const TetRest<Scalar>& rest)
+    {
+        const Matrix<Scalar, 9, 12> A = tet_deformation_map(rest.rest_inverse);
+        return rest.volume * A.transpose() * H * A;
+    }
 } // namespace detail
 
 /// Energy density psi(F) (J/m^3).
@@ -372,10 +390,8 @@ template <typename Scalar>
 Vector<Scalar, 12> tet_energy_gradient(
     const Vector<Scalar, 12>& x, const TetRest<Scalar>& rest, const StableNeoHookean<Scalar>& m)
 {
-    const Matrix<Scalar, 3> P
-        = stable_neo_hookean_stress(detail::tet_deformation_gradient(x, rest.rest_inverse), m);
-    const Eigen::Map<const Vector<Scalar, 9>> p(P.data());
-    return rest.volume * detail::tet_deformation_map(rest.rest_inverse).transpose() * p;
+    return detail::tet_gradient_from_stress(
+        stable_neo_hookean_stress(detail::tet_deformation_gradient(x, rest.rest_inverse), m), rest);
 }
 
 /// Hessian of tet_energy (N/m); the 9x9 stress derivative is projected to PSD
@@ -386,12 +402,11 @@ Matrix<Scalar, 12> tet_energy_hessian(
     const Vector<Scalar, 12>& x, const TetRest<Scalar>& rest, const StableNeoHookean<Scalar>& m,
     PSDProjection projection = PSDProjection::clamp)
 {
-    const Matrix<Scalar, 9> H = project_to_psd(
-        stable_neo_hookean_stress_derivative(
-            detail::tet_deformation_gradient(x, rest.rest_inverse), m),
-        projection);
-    const Matrix<Scalar, 9, 12> A = detail::tet_deformation_map(rest.rest_inverse);
-    return rest.volume * A.transpose() * H * A;
+    return detail::tet_hessian_from_stress_derivative(
+        project_to_psd(
+            stable_neo_hookean_stress_derivative(detail::tet_deformation_gradient(x, rest.rest_inverse), m),
+            projection),
+        rest);
 }
 
 // The same three functions for a run-time model (TetMaterial). The stable
@@ -422,11 +437,10 @@ Vector<Scalar, 12> tet_energy_gradient(
         return tet_energy_gradient(x, rest, StableNeoHookean<Scalar> { m.mu, m.lambda });
     }
     const Matrix<Scalar, 3> F = detail::tet_deformation_gradient(x, rest.rest_inverse);
-    const Matrix<Scalar, 3> P = m.model == VolumeModel::neo_hookean
-        ? neo_hookean_stress(F, m.mu, m.lambda)
-        : fixed_corotated_stress(F, m.mu, m.lambda);
-    const Eigen::Map<const Vector<Scalar, 9>> p(P.data());
-    return rest.volume * detail::tet_deformation_map(rest.rest_inverse).transpose() * p;
+    return detail::tet_gradient_from_stress(m.model == VolumeModel::neo_hookean
+            ? neo_hookean_stress(F, m.mu, m.lambda)
+            : fixed_corotated_stress(F, m.mu, m.lambda),
+        rest);
 }
 
 /// Hessian of tet_energy (N/m), projected as for StableNeoHookean.
@@ -439,12 +453,11 @@ Matrix<Scalar, 12> tet_energy_hessian(
         return tet_energy_hessian(x, rest, StableNeoHookean<Scalar> { m.mu, m.lambda }, projection);
     }
     const Matrix<Scalar, 3> F = detail::tet_deformation_gradient(x, rest.rest_inverse);
-    const Matrix<Scalar, 9> H = project_to_psd(m.model == VolumeModel::neo_hookean
-            ? neo_hookean_stress_derivative(F, m.mu, m.lambda)
-            : fixed_corotated_stress_derivative(F, m.mu, m.lambda),
-        projection);
-    const Matrix<Scalar, 9, 12> A = detail::tet_deformation_map(rest.rest_inverse);
-    return rest.volume * A.transpose() * H * A;
+    return detail::tet_hessian_from_stress_derivative(project_to_psd(m.model == VolumeModel::neo_hookean
+                                                              ? neo_hookean_stress_derivative(F, m.mu, m.lambda)
+                                                              : fixed_corotated_stress_derivative(F, m.mu, m.lambda),
+                                                          projection),
+        rest);
 }
 
 } // namespace ipc::examples
