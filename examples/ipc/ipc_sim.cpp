@@ -64,6 +64,7 @@ void print_summary(const Scene& scene, const RunTotals& t)
     fmt::print("{:<28} {:>14}\n", "steps not converged", t.not_converged);
     fmt::print("{:<28} {:>13.0f}%\n", "time: assembly", 100 * t.time_assembly / seconds);
     fmt::print("{:<28} {:>13.0f}%\n", "time: linear solve", 100 * t.time_solve / seconds);
+    fmt::print("{:<28} {:>14.1f}\n", "ms per factorization+solve", t.factorizations > 0 ? 1e3 * t.time_solve / t.factorizations : 0.0);
     fmt::print("{:<28} {:>13.0f}%\n", "time: CCD step bound", 100 * t.time_ccd / seconds);
     fmt::print("{:<28} {:>13.0f}%\n", "time: line search", 100 * t.time_line_search / seconds);
 }
@@ -82,6 +83,10 @@ int main(int argc, char** argv)
     app.add_flag("--check", check,
         "after every step, check the state exactly for intersections (ipc::has_intersections) and stop with an error "
         "at the first one");
+    bool trace = false;
+    app.add_flag("--trace", trace,
+        "print one line per Newton iteration to stderr: residual, CCD bound, step fraction, energy and the ratio of the "
+        "actual to the predicted energy decrease");
     std::string termination;
     app.add_option("--termination", termination,
            "Newton termination: residual (C-IPC eq. 13, the default), toi (cumulative TOI, Zheng et al. 2025 "
@@ -136,6 +141,9 @@ int main(int argc, char** argv)
         if (check) {
             parameters.check_intersections = true;
         }
+        if (trace) {
+            parameters.newton_trace = stderr;
+        }
         if (termination == "toi") {
             parameters.termination = SolverParameters::Termination::toi;
         } else if (termination == "max_norm") {
@@ -151,6 +159,7 @@ int main(int argc, char** argv)
             scene.name, scene_size_label(o), scene.model.num_vertices(), scene.model.tets.size(), scene.model.membranes.size(),
             scene.model.rod_segments.size(), parameters.dt, parameters.dhat, scene.offset, parameters.mu,
             parameters.strain_limit ? fmt::format("{}", *parameters.strain_limit) : std::string("none"));
+        fmt::print("linear solver: {}\n", linear_solver_description());
         fmt::print("writing {} frames to {}, picture {}, statistics {}\n", frames + 1, frames_pattern, picture, json_text);
         std::fflush(stdout);
 

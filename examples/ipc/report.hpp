@@ -79,6 +79,7 @@ inline Json run_report(const Scene& scene, const std::string& size, const Solver
     Json report;
     report["scene"] = scene.name;
     report["size"] = size;
+    report["linear_solver"] = linear_solver_description();
     report["parameters"] = {
         { "dt", json_number(parameters.dt) },
         { "dhat", json_number(parameters.dhat) },
@@ -140,6 +141,7 @@ inline Json run_report(const Scene& scene, const std::string& size, const Solver
         { "min_distance", json_number(t.min_distance) },
         { "max_strain", json_number(t.max_strain) },
         { "factorizations_per_step", json_number(t.per_step(t.factorizations)) },
+        { "seconds_per_factorization", json_number(t.factorizations > 0 ? t.time_solve / t.factorizations : 0.0) },
         { "toi_mean", json_number(t.per_step(t.toi_sum)) },
         { "steps_not_converged", t.not_converged },
         { "seconds_assembly", json_number(t.time_assembly) },

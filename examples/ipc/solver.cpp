@@ -29,8 +29,13 @@
 #include <Eigen/SparseCholesky>
 #endif
 
+#if __has_include(<dlfcn.h>)
+#include <dlfcn.h>
+#endif
+
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -526,7 +531,12 @@ private:
 
             t0 = clock::now();
             const Eigen::VectorXd p = solve(H, g);
+            // Slope and curvature of the quadratic model along p, for the
+            // trace (actual / model decrease near 1: an accurate model).
             stats.time_solve += seconds_since(t0);
+            const double e_before = e_prev;
+            const double slope = p_.newton_trace ? g.dot(p) : 0.0;
+            const double curvature = p_.newton_trace ? p.dot(H * p) : 0.0;
 
             const Eigen::MatrixXd P = Eigen::Map<const Eigen::MatrixXd>(p.data(), 3, x.rows()).transpose();
             const double residual = std::sqrt(p.squaredNorm() / double(std::max<Index>(num_unlocked_, 1))) / h;
@@ -539,6 +549,7 @@ private:
             // Line search: collision-free bound, strain feasibility, decrease.
             t0 = clock::now();
             double alpha = std::min(1.0, collision_free_step_size(mesh_, x, x + P));
+            const double ccd_bound = alpha;
             stats.time_ccd += seconds_since(t0);
             t0 = clock::now();
             if (strain_) {
@@ -575,6 +586,12 @@ private:
             c = std::move(c_new);
             e_prev = e_new;
             alpha_sum_ += alpha;
+            if (p_.newton_trace) {
+                const double model = alpha * slope + 0.5 * alpha * alpha * curvature;
+                std::fprintf(p_.newton_trace, "  it %3d  r %.3e  ccd %.3e  alpha %.3e  E %.9e  actual/model %.3f  contacts %zu\n",
+                    it, residual, ccd_bound, alpha, e_new, (e_new - e_before) / model,
+                    c.size());
+            }
 
             // Stiffness updates (energy changes with them).
             bool changed = false;
@@ -701,6 +718,26 @@ private:
     std::vector<int> analysed_outer_, analysed_inner_;
 };
 
+
+std::string linear_solver_description()
+{
+#if defined(IPC_EXAMPLES_HAS_CHOLMOD)
+    std::string blas = "reference or unknown BLAS";
+#if __has_include(<dlfcn.h>)
+    // OpenBLAS and MKL export a version query; look for them among the
+    // symbols already loaded (Debian switches libblas.so.3 by alternatives).
+    using ConfigFn = const char* (*)();
+    if (void* f = dlsym(RTLD_DEFAULT, "openblas_get_config")) {
+        blas = reinterpret_cast<ConfigFn>(f)();
+    } else if (dlsym(RTLD_DEFAULT, "MKL_Get_Version_String")) {
+        blas = "Intel MKL";
+    }
+#endif
+    return "CHOLMOD supernodal Cholesky, " + blas;
+#else
+    return "Eigen SimplicialLDLT (built without CHOLMOD)";
+#endif
+}
 
 Simulator::Simulator(Model model, const SolverParameters& parameters)
     : impl_(std::make_unique<Impl>(std::move(model), parameters))
