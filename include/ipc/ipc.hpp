@@ -27,6 +27,7 @@
 #include <ipc/distance/separation_bounds.hpp>
 
 // Analytic signed-distance obstacles: plane, sphere, rounded box, capsule
+#include <ipc/obstacles/sdf_hessian.hpp>
 #include <ipc/obstacles/sdf_obstacle.hpp>
 
 // Barrier shapes, thickness offsets, adaptive stiffness
@@ -46,13 +47,20 @@
 #include <ipc/ccd/root_finding_polynomial.hpp>
 
 // Friction kernels for the lagged model
+#include <ipc/friction/anisotropic_friction.hpp>
 #include <ipc/friction/closest_point.hpp>
+#include <ipc/friction/friction_blend.hpp>
 #include <ipc/friction/friction_contact.hpp>
 #include <ipc/friction/friction_energy.hpp>
 #include <ipc/friction/friction_mollifier.hpp>
 #include <ipc/friction/normal_force.hpp>
 #include <ipc/friction/relative_displacement.hpp>
+#include <ipc/friction/static_kinetic_friction.hpp>
 #include <ipc/friction/tangent_basis.hpp>
+
+// Adhesion kernels (normal profile, tangential mollifier)
+#include <ipc/adhesion/normal_adhesion.hpp>
+#include <ipc/adhesion/tangential_adhesion_mollifier.hpp>
 
 // Strain-limit energy densities (C-IPC)
 #include <ipc/strain_limit/anisotropic_strain_limit.hpp>
@@ -91,9 +99,19 @@
 // Potentials over whole meshes
 #include <ipc/potentials/barrier_potential.hpp>
 #include <ipc/potentials/friction_potential.hpp>
+#include <ipc/potentials/normal_adhesion_potential.hpp>
 #include <ipc/potentials/squared_gap_potentials.hpp>
 #include <ipc/potentials/stencil_assembly.hpp>
 #include <ipc/potentials/strain_limit_potential.hpp>
+#include <ipc/potentials/tangential_adhesion_potential.hpp>
+
+// Static obstacles (analytic shapes and signed-distance callbacks) in the
+// contact pipeline: contacts, barrier, friction, CCD and step size
+#include <ipc/obstacles/obstacle_barrier.hpp>
+#include <ipc/obstacles/obstacle_ccd.hpp>
+#include <ipc/obstacles/obstacle_collisions.hpp>
+#include <ipc/obstacles/obstacle_friction.hpp>
+#include <ipc/obstacles/obstacle_set.hpp>
 
 // File formats
 #include <ipc/io/ccd_queries.hpp>

@@ -242,13 +242,13 @@ TEST_CASE("Collisions::build rejects bad input", "[collisions][validation]")
     out_of_range.face_vertex.clear();
     out_of_range.edge_edge.push_back({ 0, scene.mesh.num_edges() + 5 });
     CHECK_THROWS_AS(collisions.build(out_of_range, scene.mesh, scene.V, 0.1), ipc::invalid_argument);
-    // 2D meshes are not supported by the builder.
+    // A 2D mesh takes 2-column positions only (2D itself: tests/collisions/test_2d.cpp).
     Eigen::MatrixXd V2(3, 2);
     V2 << 0, 0, 1, 0, 0, 1;
     Eigen::MatrixXi E2(1, 2);
     E2 << 0, 1;
     const ipc::CollisionMesh mesh2(V2, E2, Eigen::MatrixXi(0, 3));
-    CHECK_THROWS_AS(collisions.build(mesh2, V2, 0.1), ipc::invalid_argument);
+    CHECK_THROWS_AS(collisions.build(mesh2, Eigen::MatrixXd::Zero(3, 3), 0.1), ipc::invalid_argument);
     // Pairs sharing a vertex are skipped, not evaluated.
     ipc::Candidates incident;
     incident.face_vertex.push_back({ 0, scene.mesh.faces()(0, 0) });

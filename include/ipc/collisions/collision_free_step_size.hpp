@@ -441,13 +441,22 @@ namespace detail {
         return std::clamp(alpha, 0.0, 1.0);
     }
 
-    /// Packs V0 and V1 (n x 3) per vertex.
+    /// Packs V0 and V1 (n x 3, or n x 2 padded with z = 0: a 2D motion is
+    /// the motion in the plane z = 0 of 3D space, where the point-edge and
+    /// point-point queries of every CCD method are the 2D ones) per vertex.
     inline StepPositions pack_positions(const Eigen::Ref<const Eigen::MatrixXd>& V0,
                                         const Eigen::Ref<const Eigen::MatrixXd>& V1)
     {
         StepPositions x;
         x.start.resize(static_cast<std::size_t>(V0.rows()));
         x.end.resize(static_cast<std::size_t>(V0.rows()));
+        if (V0.cols() == 2) {
+            parallel_for(0, V0.rows(), [&](std::ptrdiff_t v) {
+                x.start[std::size_t(v)] = Eigen::Vector3d(V0(v, 0), V0(v, 1), 0.0);
+                x.end[std::size_t(v)] = Eigen::Vector3d(V1(v, 0), V1(v, 1), 0.0);
+            });
+            return x;
+        }
         parallel_for(0, V0.rows(), [&](std::ptrdiff_t v) {
             x.start[std::size_t(v)] = Eigen::Vector3d(V0(v, 0), V0(v, 1), V0(v, 2));
             x.end[std::size_t(v)] = Eigen::Vector3d(V1(v, 0), V1(v, 1), V1(v, 2));
@@ -503,16 +512,20 @@ namespace detail {
 /// offset + min_distance during the motion (e.g. swept_candidates(mesh, V0,
 /// V1, min_distance)).
 /// @param candidates    pairs to query (indices into mesh)
-/// @param mesh          3D collision mesh (radii give the offsets)
-/// @param V0, V1        positions at the start and end of the step (n x 3, m)
+/// @param mesh          2D or 3D collision mesh (radii give the offsets)
+/// @param V0, V1        positions at the start and end of the step
+///                      (n x mesh.dim(), m); a 2D motion is queried in the
+///                      plane z = 0 (point-edge and point-point pairs)
 /// @param min_distance  extra offset added to every pair's xi (m), >= 0
 /// @param ccd           the narrow phase (any type with is_ccd_method_v)
 /// @return alpha in [0, 1]; 1 when no pair comes within its offset, 0 when a
 ///         candidate pair starts at or inside its offset. An intersecting
 ///         start is not detected (see the file comment; check_step_start).
-/// Throws ipc::invalid_argument for bad positions, sizes, min_distance or
-/// out-of-range candidates (naming the candidate list, the index and the
-/// bound), and whatever the CCD method throws on its input.
+/// Throws ipc::invalid_argument for bad positions, sizes (a column count
+/// other than mesh.dim() names both), min_distance or out-of-range
+/// candidates (naming the candidate list, the index and the bound),
+/// edge-edge or point-triangle candidates with a 2D mesh, and whatever the
+/// CCD method throws on its input.
 template <typename CCD = AdditiveCCD>
 double collision_free_step_size(const Candidates& candidates, const CollisionMesh& mesh,
                                 const Eigen::Ref<const Eigen::MatrixXd>& V0,
@@ -520,12 +533,14 @@ double collision_free_step_size(const Candidates& candidates, const CollisionMes
                                 const CCD& ccd = CCD())
 {
     static_assert(is_ccd_method_v<CCD>, "collision_free_step_size: CCD must satisfy ipc::is_ccd_method_v");
-    require(mesh.dim() == 3, "collision_free_step_size: only 3D meshes are supported, got a ", mesh.dim(),
-            "D mesh");
     mesh.check_positions(V0, "collision_free_step_size: V0");
     mesh.check_positions(V1, "collision_free_step_size: V1");
     require(std::isfinite(min_distance) && min_distance >= 0,
             "collision_free_step_size: min_distance must be finite and non-negative, got ", min_distance);
+    require(mesh.dim() == 3 || (candidates.edge_edge.empty() && candidates.face_vertex.empty()),
+            "collision_free_step_size: a 2D mesh has point-edge and point-point pairs only, got ",
+            candidates.edge_edge.size(), " edge-edge and ", candidates.face_vertex.size(),
+            " point-triangle candidates");
     const Index nv = mesh.num_vertices(), ne = mesh.num_edges(), nf = mesh.num_faces();
     const detail::StencilMaker make { mesh, min_distance };
     const auto sources = detail::step_sources(
@@ -577,8 +592,6 @@ double collision_free_step_size(const CollisionMesh& mesh, const Eigen::Ref<cons
                                 const Eigen::Ref<const Eigen::MatrixXd>& V1, double min_distance = 0,
                                 BroadPhaseMethod method = BroadPhaseMethod::bvh, const CCD& ccd = CCD())
 {
-    require(mesh.dim() == 3, "collision_free_step_size: only 3D meshes are supported, got a ", mesh.dim(),
-            "D mesh");
     mesh.check_positions(V0, "collision_free_step_size: V0");
     mesh.check_positions(V1, "collision_free_step_size: V1");
     require(std::isfinite(min_distance) && min_distance >= 0,
@@ -646,14 +659,15 @@ struct StepStartState {
 /// counts as within, as in the CCD), then that no edge meets a face
 /// (has_intersections, exact). Costs about one static broad phase plus one
 /// intersection test (a BVH over the faces); run it on the initial
-/// configuration, not per line-search trial.
-/// Throws ipc::invalid_argument for a non-3D mesh, bad positions or
-/// min_distance (the verdict itself is returned, not thrown), and
+/// configuration, not per line-search trial. A 2D mesh (n x 2 positions)
+/// is checked the same way: point-edge and point-point pairs, then no two
+/// edges crossing.
+/// Throws ipc::invalid_argument for bad positions (a column count other
+/// than mesh.dim() names both) or min_distance (the verdict itself is returned, not thrown), and
 /// ipc::degenerate_geometry as has_intersections does.
 inline StepStartState step_start_state(const CollisionMesh& mesh, const Eigen::Ref<const Eigen::MatrixXd>& V0,
                                        double min_distance = 0, BroadPhaseMethod method = BroadPhaseMethod::bvh)
 {
-    require(mesh.dim() == 3, "step_start_state: only 3D meshes are supported, got a ", mesh.dim(), "D mesh");
     mesh.check_positions(V0, "step_start_state: positions V0");
     require(std::isfinite(min_distance) && min_distance >= 0,
             "step_start_state: min_distance must be finite and non-negative, got ", min_distance);
@@ -661,7 +675,10 @@ inline StepStartState step_start_state(const CollisionMesh& mesh, const Eigen::R
     const Candidates candidates = static_candidates(mesh, V0, min_distance, method);
     const Eigen::MatrixXi& E = mesh.edges();
     const Eigen::MatrixXi& F = mesh.faces();
-    const auto x = [&](Index v) -> Eigen::Vector3d { return V0.row(v).transpose(); };
+    // z = 0 for a 2D mesh (its pairs are point-edge and point-point).
+    const auto x = [&](Index v) -> Eigen::Vector3d {
+        return Eigen::Vector3d(V0(v, 0), V0(v, 1), mesh.dim() == 3 ? V0(v, 2) : 0.0);
+    };
     // Reports the pair when its distance is at or inside offset + min_distance.
     const auto within = [&](double distance_squared, double offset, const char* kind, Index a, const char* a_name,
                             Index b, const char* b_name) {
@@ -703,6 +720,12 @@ inline StepStartState step_start_state(const CollisionMesh& mesh, const Eigen::R
     if (has_intersections(mesh, V0)) {
         const detail::IntersectingPair pair = detail::first_intersecting_pair(mesh, V0);
         state.status = StepStartStatus::intersects;
+        if (mesh.dim() == 2) {
+            state.message = detail::concat("start state intersects: edge ", pair.edge, " (vertices ", E(pair.edge, 0),
+                                           ", ", E(pair.edge, 1), ") crosses edge ", pair.other, " (vertices ",
+                                           E(pair.other, 0), ", ", E(pair.other, 1), ")");
+            return state;
+        }
         state.message = detail::concat("start state intersects: edge ", pair.edge, " (vertices ", E(pair.edge, 0),
                                        ", ", E(pair.edge, 1), ") crosses face ", pair.other, " (vertices ",
                                        F(pair.other, 0), ", ", F(pair.other, 1), ", ", F(pair.other, 2), ")");

@@ -88,14 +88,16 @@ namespace detail {
 /// min_distance during the motion (e.g. swept_candidates(mesh, V0, V1,
 /// min_distance)).
 /// @param candidates    pairs to query (indices into mesh)
-/// @param mesh          3D collision mesh (radii give the offsets)
-/// @param V0, V1        positions at the start and end of the step (n x 3, m)
+/// @param mesh          2D or 3D collision mesh (radii give the offsets)
+/// @param V0, V1        positions at the start and end of the step
+///                      (n x mesh.dim(), m; 2D is queried in the plane z = 0)
 /// @param min_distance  extra offset added to every pair's offset (m), >= 0
 /// @param ccd           the narrow phase (any type with is_ccd_method_v)
 /// @return the hits sorted by pair id, one per colliding pair; a pair at or
 ///         inside its offset at the start has toi 0.
 /// Throws ipc::invalid_argument for bad positions, sizes, min_distance or
-/// out-of-range candidates (naming the list, the index and the bound).
+/// out-of-range candidates (naming the list, the index and the bound), and
+/// for edge-edge or point-triangle candidates with a 2D mesh.
 template <typename CCD = AdditiveCCD>
 std::vector<CollisionHit> collision_hits(const Candidates& candidates, const CollisionMesh& mesh,
                                          const Eigen::Ref<const Eigen::MatrixXd>& V0,
@@ -103,11 +105,14 @@ std::vector<CollisionHit> collision_hits(const Candidates& candidates, const Col
                                          const CCD& ccd = CCD())
 {
     static_assert(is_ccd_method_v<CCD>, "collision_hits: CCD must satisfy ipc::is_ccd_method_v");
-    require(mesh.dim() == 3, "collision_hits: only 3D meshes are supported, got a ", mesh.dim(), "D mesh");
     mesh.check_positions(V0, "collision_hits: V0");
     mesh.check_positions(V1, "collision_hits: V1");
     require(std::isfinite(min_distance) && min_distance >= 0,
             "collision_hits: min_distance must be finite and non-negative, got ", min_distance);
+    require(mesh.dim() == 3 || (candidates.edge_edge.empty() && candidates.face_vertex.empty()),
+            "collision_hits: a 2D mesh has point-edge and point-point pairs only, got ",
+            candidates.edge_edge.size(), " edge-edge and ", candidates.face_vertex.size(),
+            " point-triangle candidates");
     const Index nv = mesh.num_vertices(), ne = mesh.num_edges(), nf = mesh.num_faces();
     const detail::StencilMaker make { mesh, min_distance };
     detail::StepPositions x = detail::pack_positions(V0, V1);
@@ -163,7 +168,6 @@ std::vector<CollisionHit> collision_hits(const CollisionMesh& mesh, const Eigen:
                                          const Eigen::Ref<const Eigen::MatrixXd>& V1, double min_distance = 0,
                                          BroadPhaseMethod method = BroadPhaseMethod::bvh, const CCD& ccd = CCD())
 {
-    require(mesh.dim() == 3, "collision_hits: only 3D meshes are supported, got a ", mesh.dim(), "D mesh");
     mesh.check_positions(V0, "collision_hits: V0");
     mesh.check_positions(V1, "collision_hits: V1");
     require(std::isfinite(min_distance) && min_distance >= 0,

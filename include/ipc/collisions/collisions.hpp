@@ -25,6 +25,18 @@
 /// Offsets: a pair's offset is xi = r_a + r_b + dmin, with r the primitives'
 /// radii from the CollisionMesh (largest vertex radius) and dmin an optional
 /// extra uniform offset; activity is d < xi + dhat.
+///
+/// 2D meshes (CollisionMesh::dim() == 2: positions n x 2, edges, no faces).
+/// The admissible pairs are point-edge (every collision vertex against
+/// every edge) and, for particles, point-point; they reduce to
+/// EdgeVertexCollision and VertexVertexCollision stencils by the same rule
+/// and multiplicity as above (a vertex near the shared endpoint of two edges
+/// gives one point-point stencil of weight 2). The stencils evaluate their
+/// distances on the positions padded with z = 0 (detail::padded_row): the
+/// 3D point-line and point-point squared distances restricted to the plane
+/// z = 0 are exactly the 2D ones, their gradients' z entries vanish there,
+/// and the x-y blocks of their Hessians are the 2D Hessians. The mesh-level
+/// potentials keep the first dim() entries of each vertex block.
 
 #include <ipc/barrier/offset_barrier.hpp>
 #include <ipc/broad_phase/broad_phase.hpp>
@@ -56,12 +68,28 @@
 namespace ipc {
 
 namespace detail {
-    /// Positions of the listed vertices stacked into one vector (3 per vertex).
+    /// Row i of V (n x 3, or n x 2 for a 2D mesh) as a 3D point; a 2D row
+    /// gets z = 0 (the plane z = 0 of 3D space, where every 3D distance
+    /// formula is the 2D one).
+    inline Eigen::Vector3d padded_row(const Eigen::Ref<const Eigen::MatrixXd>& V, Index i)
+    {
+        return Eigen::Vector3d(V(i, 0), V(i, 1), V.cols() > 2 ? V(i, 2) : 0.0);
+    }
+
+    /// Positions of the listed vertices stacked into one vector (3 per
+    /// vertex; the rows of a 2-column V are padded with z = 0, see
+    /// padded_row).
     template <std::size_t N>
     inline Vector<double, 3 * int(N)>
     gather_positions(const Eigen::Ref<const Eigen::MatrixXd>& V, const std::array<Index, N>& vertices)
     {
         Vector<double, 3 * int(N)> x;
+        if (V.cols() == 2) {
+            for (std::size_t i = 0; i < N; ++i) {
+                x.template segment<3>(3 * int(i)) = padded_row(V, vertices[i]);
+            }
+            return x;
+        }
         for (std::size_t i = 0; i < N; ++i) {
             x.template segment<3>(3 * int(i)) = V.row(vertices[i]).transpose();
         }
@@ -177,7 +205,7 @@ struct FaceVertexCollision {
     }
 };
 
-/// The active set of contact stencils at one configuration (3D meshes).
+/// The active set of contact stencils at one configuration (2D or 3D meshes).
 class Collisions {
 public:
     std::vector<VertexVertexCollision> vertex_vertex; ///< merged point-point stencils
@@ -189,12 +217,15 @@ public:
     /// pairs within xi + dhat, e.g. from a broad phase with inflation
     /// dhat + dmin).
     /// @param candidates  pairs to test (pairs sharing a vertex are skipped)
-    /// @param mesh        the collision mesh (3D), radii give the offsets
-    /// @param V           positions, mesh.num_vertices() x 3 (m)
+    /// @param mesh        the collision mesh (2D or 3D), radii give the offsets
+    /// @param V           positions, mesh.num_vertices() x mesh.dim() (m)
     /// @param dhat        activation distance (m), > 0
     /// @param dmin        extra offset added to every pair's xi (m), >= 0
-    /// Throws ipc::invalid_argument for non-finite positions, wrong sizes,
-    /// bad dhat/dmin or out-of-range candidate indices, and
+    /// Throws ipc::invalid_argument for non-finite positions, wrong sizes
+    /// (a column count other than mesh.dim() names both), bad dhat/dmin,
+    /// out-of-range candidate indices or, for a 2D mesh, edge-edge or
+    /// point-triangle candidates (2D has point-edge and point-point pairs
+    /// only), and
     /// ipc::degenerate_geometry for an edge-edge pair with a zero-length rest
     /// edge. Runs in parallel; the result does not depend on the thread count.
     void build(const Candidates& candidates, const CollisionMesh& mesh,
@@ -209,7 +240,6 @@ public:
         require(std::isfinite(dhat) && dhat > 0, "Collisions::build: dhat must be finite and positive, got ", dhat);
         require(std::isfinite(dmin) && dmin >= 0, "Collisions::build: dmin must be finite and non-negative, got ",
                 dmin);
-        require(mesh.dim() == 3, "Collisions::build: only 3D meshes are supported, got a ", mesh.dim(), "D mesh");
         mesh.check_positions(V, "Collisions::build: positions");
         // The candidates go into the thread's broad-phase scratch (reused
         // from call to call; see release_broad_phase_memory).
@@ -300,10 +330,7 @@ namespace detail {
         std::vector<ReducedPair> reduced;
     };
 
-    inline Eigen::Vector3d row3(const Eigen::Ref<const Eigen::MatrixXd>& V, Index i)
-    {
-        return Eigen::Vector3d(V(i, 0), V(i, 1), V(i, 2));
-    }
+    inline Eigen::Vector3d row3(const Eigen::Ref<const Eigen::MatrixXd>& V, Index i) { return padded_row(V, i); }
 
     /// Relative slack on the cheap lower-bound rejections so that rounding
     /// never rejects a pair the exact activity test would keep.
@@ -329,10 +356,13 @@ namespace detail {
 inline void Collisions::build(const Candidates& candidates, const CollisionMesh& mesh,
                               const Eigen::Ref<const Eigen::MatrixXd>& V, double dhat, double dmin)
 {
-    require(mesh.dim() == 3, "Collisions::build: only 3D meshes are supported, got a ", mesh.dim(), "D mesh");
     mesh.check_positions(V, "Collisions::build: positions");
     require(std::isfinite(dhat) && dhat > 0, "Collisions::build: dhat must be finite and positive, got ", dhat);
     require(std::isfinite(dmin) && dmin >= 0, "Collisions::build: dmin must be finite and non-negative, got ", dmin);
+    require(mesh.dim() == 3 || (candidates.edge_edge.empty() && candidates.face_vertex.empty()),
+            "Collisions::build: a 2D mesh has point-edge and point-point pairs only, got ",
+            candidates.edge_edge.size(), " edge-edge and ", candidates.face_vertex.size(),
+            " point-triangle candidates");
     const Index nv = mesh.num_vertices(), ne = mesh.num_edges(), nf = mesh.num_faces();
     for (std::size_t i = 0; i < candidates.vertex_vertex.size(); ++i) {
         const auto& c = candidates.vertex_vertex[i];
@@ -532,5 +562,34 @@ inline void Collisions::build(const Candidates& candidates, const CollisionMesh&
     merge(ee_blocks);
     merge(fv_blocks);
 }
+
+namespace detail {
+    /// Calls f(collision, stacked positions) for stencil k of the
+    /// concatenation (vertex_vertex, edge_vertex, edge_edge, face_vertex) of
+    /// a set and returns its result (the potentials' per-stencil dispatch).
+    /// No validation: k must be below collisions.size().
+    template <typename F>
+    double visit_collision(const Collisions& collisions, const Eigen::Ref<const Eigen::MatrixXd>& V, Index k, const F& f)
+    {
+        std::size_t i = std::size_t(k);
+        if (i < collisions.vertex_vertex.size()) {
+            const auto& c = collisions.vertex_vertex[i];
+            return f(c, gather_positions(V, c.vertices));
+        }
+        i -= collisions.vertex_vertex.size();
+        if (i < collisions.edge_vertex.size()) {
+            const auto& c = collisions.edge_vertex[i];
+            return f(c, gather_positions(V, c.vertices));
+        }
+        i -= collisions.edge_vertex.size();
+        if (i < collisions.edge_edge.size()) {
+            const auto& c = collisions.edge_edge[i];
+            return f(c, gather_positions(V, c.vertices));
+        }
+        i -= collisions.edge_edge.size();
+        const auto& c = collisions.face_vertex[i];
+        return f(c, gather_positions(V, c.vertices));
+    }
+} // namespace detail
 
 } // namespace ipc

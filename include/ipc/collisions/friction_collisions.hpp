@@ -23,8 +23,11 @@
 #include <ipc/collisions/detail/parallel_blocks.hpp>
 #include <ipc/collisions/pair_distance.hpp>
 #include <ipc/core/error.hpp>
+#include <ipc/friction/anisotropic_friction.hpp>
+#include <ipc/friction/friction_blend.hpp>
 #include <ipc/friction/friction_contact.hpp>
 #include <ipc/friction/normal_force.hpp>
+#include <ipc/friction/static_kinetic_friction.hpp>
 #include <ipc/mesh/collision_mesh.hpp>
 #include <ipc/barrier/clamped_log_barrier.hpp>
 #include <ipc/distance/point_line.hpp>
@@ -56,7 +59,8 @@ public:
     std::vector<FrictionStencil<4>> face_vertex;   ///< point-triangle (plane) contacts
 
     /// Builds the contacts of every stencil of `collisions` (built at V) from
-    /// the lag positions V (n x 3, m). The normal forces come from the
+    /// the lag positions V (n x 3, m; n x 2 for a 2D mesh, whose contacts are
+    /// those of the plane z = 0). The normal forces come from the
     /// barrier potential's activation distance dhat (m), stiffness kappa and
     /// shape Barrier (the same as the BarrierPotential<Barrier> in use); mu >= 0
     /// is the friction coefficient. Throws ipc::invalid_argument for bad
@@ -74,10 +78,50 @@ public:
     /// instead of a barrier (e.g. an augmented-Lagrangian multiplier): the
     /// pair's closest features (pair.type, at the lag positions V the pair
     /// was evaluated at) choose the contact type as build() does, the
-    /// tangent basis and weights come from V (n x 3, m). normal_force >= 0
+    /// tangent basis and weights come from V (n x 3, m; n x 2 for 2D, padded
+    /// with z = 0). normal_force >= 0
     /// (N, in the units of the incremental potential: no 1/h^2), mu >= 0.
     /// Throws ipc::invalid_argument for bad values or positions.
     void add(const PairDistance& pair, const Eigen::Ref<const Eigen::MatrixXd>& V, double normal_force, double mu);
+
+    /// Static and kinetic coefficients (static_kinetic_friction.hpp): as the
+    /// scalar build() with mu = mu_k, then every contact gets the static
+    /// coefficient mu_s >= 0 and the transition width `transition` (> 0,
+    /// multiples of the friction potential's eps). mu_s == mu_k gives the
+    /// scalar build exactly. Throws as build(), and ipc::invalid_argument for
+    /// a bad mu_s, mu_k or transition.
+    template <typename Barrier = ClampedLogBarrier>
+    void build(const Collisions& collisions, const CollisionMesh& mesh, const Eigen::Ref<const Eigen::MatrixXd>& V,
+               double dhat, double kappa, double mu_s, double mu_k, double transition = 1.0);
+
+    /// Per-vertex coefficients: mu holds one coefficient per mesh vertex
+    /// (finite, >= 0); each contact's mu is blended from its vertices'
+    /// (friction_blend.hpp: the closest-point average on each side, the two
+    /// sides combined by `blend`). A uniform vector gives the scalar build
+    /// exactly. Throws as build(), and ipc::invalid_argument for a wrongly
+    /// sized, negative or non-finite mu (naming the entry).
+    template <typename Barrier = ClampedLogBarrier>
+    void build(const Collisions& collisions, const CollisionMesh& mesh, const Eigen::Ref<const Eigen::MatrixXd>& V,
+               double dhat, double kappa, const Eigen::Ref<const Eigen::VectorXd>& mu,
+               FrictionBlend blend = FrictionBlend::geometric_mean);
+
+    /// Per-vertex static and kinetic coefficients (one each per mesh vertex,
+    /// finite, >= 0), each blended per contact as above, with transition
+    /// width `transition` (> 0, multiples of eps). Throws as the overloads
+    /// above.
+    template <typename Barrier = ClampedLogBarrier>
+    void build(const Collisions& collisions, const CollisionMesh& mesh, const Eigen::Ref<const Eigen::MatrixXd>& V,
+               double dhat, double kappa, const Eigen::Ref<const Eigen::VectorXd>& mu_s,
+               const Eigen::Ref<const Eigen::VectorXd>& mu_k, FrictionBlend blend = FrictionBlend::geometric_mean,
+               double transition = 1.0);
+
+    /// Makes every contact anisotropic (anisotropic_friction.hpp): the world
+    /// material direction (m, any non-zero length) is projected into each
+    /// contact's plane, and the coefficients (static and kinetic) are scaled
+    /// by scale_a >= 0 along it and scale_b >= 0 across it. Call once, right
+    /// after a build. Throws ipc::invalid_argument for a zero or non-finite
+    /// direction or a negative or non-finite scale.
+    void make_anisotropic(const Eigen::Vector3d& direction, double scale_a, double scale_b);
 
     /// Total number of contacts.
     std::size_t size() const
@@ -118,7 +162,6 @@ template <typename Barrier>
 void FrictionCollisions::build(const Collisions& collisions, const CollisionMesh& mesh,
                                const Eigen::Ref<const Eigen::MatrixXd>& V, double dhat, double kappa, double mu)
 {
-    require(mesh.dim() == 3, "FrictionCollisions::build: only 3D meshes are supported");
     mesh.check_positions(V, "FrictionCollisions::build: positions");
     require(std::isfinite(mu) && mu >= 0, "FrictionCollisions::build: mu must be finite and non-negative, got ", mu);
     const Index nv = mesh.num_vertices();
@@ -132,7 +175,7 @@ void FrictionCollisions::build(const Collisions& collisions, const CollisionMesh
     detail::check_collisions_dhat(collisions.dhat(), dhat, "FrictionCollisions::build");
     require(std::isfinite(kappa) && kappa > 0, "FrictionCollisions::build: kappa must be finite and positive, got ",
             kappa);
-    const auto at = [&](Index i) { return Eigen::Vector3d(V(i, 0), V(i, 1), V(i, 2)); };
+    const auto at = [&](Index i) { return detail::padded_row(V, i); }; // z = 0 in 2D
     const auto force = [&](double distance_squared, double offset, double weight) {
         return weight * normal_force_magnitude<Barrier>(distance_squared, offset, dhat, kappa);
     };
@@ -206,7 +249,8 @@ void FrictionCollisions::build(const Collisions& collisions, const CollisionMesh
 inline void FrictionCollisions::add(const PairDistance& pair, const Eigen::Ref<const Eigen::MatrixXd>& V,
                                     double normal_force, double mu)
 {
-    require(V.cols() == 3, "FrictionCollisions::add: positions must have 3 columns, got ", V.cols());
+    require(V.cols() == 3 || V.cols() == 2, "FrictionCollisions::add: positions must have 3 (or, 2D, 2) columns, got ",
+            V.cols());
     require(std::isfinite(normal_force) && normal_force >= 0,
             "FrictionCollisions::add: normal_force must be finite and non-negative, got ", normal_force);
     require(std::isfinite(mu) && mu >= 0, "FrictionCollisions::add: mu must be finite and non-negative, got ", mu);
@@ -215,7 +259,7 @@ inline void FrictionCollisions::add(const PairDistance& pair, const Eigen::Ref<c
         require(s[std::size_t(k)] >= 0 && s[std::size_t(k)] < V.rows(), "FrictionCollisions::add: stencil vertex ",
                 s[std::size_t(k)], " is out of range (", V.rows(), " vertices)");
     }
-    const auto at = [&](Index i) { return Eigen::Vector3d(V(i, 0), V(i, 1), V(i, 2)); };
+    const auto at = [&](Index i) { return detail::padded_row(V, i); }; // z = 0 in 2D
     const auto point_point = [&](Index p, Index q) {
         vertex_vertex.push_back({ { { p, q } }, point_point_friction_contact(at(p), at(q), normal_force, mu) });
     };
@@ -264,6 +308,83 @@ inline void FrictionCollisions::add(const PairDistance& pair, const Eigen::Ref<c
     } else {
         point_point(s[0], s[1]);
     }
+}
+
+// Static/kinetic, per-vertex and anisotropic friction.
+
+namespace detail {
+    /// Calls f(stencil, first_side_count) for every contact (1: a point
+    /// against a primitive, 2: edge against edge).
+    template <typename F> void for_each_friction_stencil(FrictionCollisions& contacts, const F& f)
+    {
+        for (auto& s : contacts.vertex_vertex) {
+            f(s, 1);
+        }
+        for (auto& s : contacts.edge_vertex) {
+            f(s, 1);
+        }
+        for (auto& s : contacts.edge_edge) {
+            f(s, 2);
+        }
+        for (auto& s : contacts.face_vertex) {
+            f(s, 1);
+        }
+    }
+} // namespace detail
+
+template <typename Barrier>
+void FrictionCollisions::build(const Collisions& collisions, const CollisionMesh& mesh,
+                               const Eigen::Ref<const Eigen::MatrixXd>& V, double dhat, double kappa, double mu_s,
+                               double mu_k, double transition)
+{
+    detail::require_static_kinetic_parameters(mu_s, mu_k, transition, "FrictionCollisions::build");
+    build<Barrier>(collisions, mesh, V, dhat, kappa, mu_k);
+    detail::for_each_friction_stencil(
+        *this, [&](auto& s, int) { set_static_kinetic_friction(s.contact, mu_s, mu_k, transition); });
+}
+
+template <typename Barrier>
+void FrictionCollisions::build(const Collisions& collisions, const CollisionMesh& mesh,
+                               const Eigen::Ref<const Eigen::MatrixXd>& V, double dhat, double kappa,
+                               const Eigen::Ref<const Eigen::VectorXd>& mu, FrictionBlend blend)
+{
+    check_per_vertex_friction(mu, mesh.num_vertices(), "FrictionCollisions::build", "per-vertex mu");
+    build<Barrier>(collisions, mesh, V, dhat, kappa, 0.0);
+    detail::for_each_friction_stencil(*this, [&](auto& s, int side) {
+        s.contact.mu = contact_friction_coefficient(s.vertices, s.contact.weights, side, mu, blend);
+    });
+}
+
+template <typename Barrier>
+void FrictionCollisions::build(const Collisions& collisions, const CollisionMesh& mesh,
+                               const Eigen::Ref<const Eigen::MatrixXd>& V, double dhat, double kappa,
+                               const Eigen::Ref<const Eigen::VectorXd>& mu_s,
+                               const Eigen::Ref<const Eigen::VectorXd>& mu_k, FrictionBlend blend, double transition)
+{
+    check_per_vertex_friction(mu_s, mesh.num_vertices(), "FrictionCollisions::build", "per-vertex mu_s");
+    check_per_vertex_friction(mu_k, mesh.num_vertices(), "FrictionCollisions::build", "per-vertex mu_k");
+    detail::require_static_kinetic_parameters(0.0, 0.0, transition, "FrictionCollisions::build");
+    build<Barrier>(collisions, mesh, V, dhat, kappa, 0.0);
+    detail::for_each_friction_stencil(*this, [&](auto& s, int side) {
+        const double s_mu = contact_friction_coefficient(s.vertices, s.contact.weights, side, mu_s, blend);
+        const double k_mu = contact_friction_coefficient(s.vertices, s.contact.weights, side, mu_k, blend);
+        set_static_kinetic_friction(s.contact, s_mu, k_mu, transition);
+    });
+}
+
+inline void FrictionCollisions::make_anisotropic(const Eigen::Vector3d& direction, double scale_a, double scale_b)
+{
+    for (int i = 0; i < 3; ++i) {
+        require(std::isfinite(direction(i)), "FrictionCollisions::make_anisotropic: direction entry ", i, " = ",
+                direction(i), " is not finite");
+    }
+    require(direction.squaredNorm() > 0, "FrictionCollisions::make_anisotropic: direction must be non-zero");
+    require(std::isfinite(scale_a) && scale_a >= 0,
+            "FrictionCollisions::make_anisotropic: scale_a must be finite and non-negative, got ", scale_a);
+    require(std::isfinite(scale_b) && scale_b >= 0,
+            "FrictionCollisions::make_anisotropic: scale_b must be finite and non-negative, got ", scale_b);
+    detail::for_each_friction_stencil(
+        *this, [&](auto& s, int) { make_friction_anisotropic(s.contact, direction, scale_a, scale_b); });
 }
 
 } // namespace ipc

@@ -45,9 +45,10 @@ struct PairDistance {
 };
 
 namespace detail {
+    /// Row i of V as a 3D point (z = 0 for a 2-column V).
     inline Eigen::Vector3d pair_row(const Eigen::Ref<const Eigen::MatrixXd>& V, Index i)
     {
-        return Eigen::Vector3d(V(i, 0), V(i, 1), V(i, 2));
+        return Eigen::Vector3d(V(i, 0), V(i, 1), V.cols() > 2 ? V(i, 2) : 0.0);
     }
 
     /// Weights of (p, e0, e1) for the point-edge type.
@@ -129,15 +130,20 @@ namespace detail {
 } // namespace detail
 
 /// Distance, gradient, closest features and closest-point weights of pair
-/// `id` at positions V (n x 3, m). Throws ipc::invalid_argument for a
-/// non-3D mesh, bad positions or an out-of-range pair, and
+/// `id` at positions V (n x mesh.dim(), m). A 2D mesh is evaluated in the
+/// plane z = 0: its pairs are point-edge and point-point, and the gradient
+/// keeps 3 entries per vertex, whose z entries are 0. Throws
+/// ipc::invalid_argument for bad positions (a column count other than
+/// mesh.dim() names both), an out-of-range pair or an edge-edge or
+/// point-triangle pair of a 2D mesh, and
 /// ipc::penetration when the pair's distance is zero (the linearisation
 /// needs d > 0; it names the pair).
 inline PairDistance pair_distance(const CollisionMesh& mesh, const Eigen::Ref<const Eigen::MatrixXd>& V,
                                   const PairId& id)
 {
-    require(mesh.dim() == 3, "pair_distance: only 3D meshes are supported, got a ", mesh.dim(), "D mesh");
     mesh.check_positions(V, "pair_distance: V");
+    require(mesh.dim() == 3 || id.kind == PairKind::edge_vertex || id.kind == PairKind::vertex_vertex,
+            "pair_distance: a 2D mesh has point-edge and point-point pairs only, got a ", to_string(id.kind), " pair");
     PairDistance out;
     out.pair = id;
     out.stencil = pair_vertices(mesh, id);

@@ -22,15 +22,24 @@ namespace ipc {
 template <typename Scalar, int VertexCount> struct FrictionContact {
     static constexpr int vertex_count = VertexCount;
     static constexpr int dof_count = 3 * VertexCount;
-    /// Orthonormal 3x2 basis of the tangent plane.
+    /// Orthonormal 3x2 basis of the tangent plane (for anisotropic friction
+    /// its columns are rescaled, see anisotropic_friction.hpp).
     Matrix<Scalar, 3, 2> tangent_basis;
     /// Relative displacement weights, one per stencil vertex.
     Vector<Scalar, VertexCount> weights;
     /// Normal-force magnitude lambda >= 0 (see normal_force.hpp; energy per
     /// metre, i.e. newtons when the barrier potential is in joules).
     Scalar normal_force;
-    /// Friction coefficient mu >= 0 (dimensionless).
+    /// Friction coefficient mu >= 0 (dimensionless); the kinetic one when
+    /// mu_static_excess is not zero.
     Scalar mu;
+    /// Static minus kinetic coefficient mu_s - mu (dimensionless, >= -mu);
+    /// 0, the default, is the single-coefficient model. See
+    /// static_kinetic_friction.hpp.
+    Scalar mu_static_excess = Scalar(0);
+    /// Width c > 0 of the static-to-kinetic transition, in multiples of eps
+    /// (static_kinetic_friction.hpp); unused when mu_static_excess is 0.
+    Scalar static_transition = Scalar(1);
 };
 
 namespace detail {

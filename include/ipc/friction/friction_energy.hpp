@@ -17,11 +17,20 @@
 /// for those shapes) M = f1'(0) I. No allocation, no division by y.
 /// Raw kernels: displacements and eps > 0 are not validated (see
 /// check_friction_arguments).
+///
+/// Static and kinetic coefficients (static_kinetic_friction.hpp): a contact
+/// with mu_static_excess = mu_s - mu_k != 0 adds (mu_s - mu_k) lambda G(y) to
+/// D, and the matching terms to the gradient and Hessian (f1 -> g); its
+/// Hessian eigenvalue along the slip can then be negative (see
+/// friction_hessian's projection). With the default excess 0 the added terms
+/// are exactly zero.
 
 #include <ipc/core/error.hpp>
+#include <ipc/core/psd_projection.hpp>
 #include <ipc/core/types.hpp>
 #include <ipc/friction/friction_contact.hpp>
 #include <ipc/friction/friction_mollifier.hpp>
+#include <ipc/friction/static_kinetic_friction.hpp>
 
 #include <Eigen/Core>
 
@@ -39,7 +48,13 @@ Scalar friction_energy(const FrictionContact<Scalar, VertexCount>& contact,
     using std::sqrt;
     const Vector2<Scalar> u
         = tangential_displacement(contact.tangent_basis, contact.weights, displacements);
-    return contact.mu * contact.normal_force * Mollifier::f0(Scalar(sqrt(u.squaredNorm())), eps);
+    const Scalar y = sqrt(u.squaredNorm());
+    Scalar energy = contact.mu * contact.normal_force * Mollifier::f0(y, eps);
+    if (contact.mu_static_excess != Scalar(0)) {
+        energy += contact.mu_static_excess * contact.normal_force
+            * static_friction_f0<Mollifier>(y, eps, contact.static_transition);
+    }
+    return energy;
 }
 
 /// Gradient of friction_energy over the 3 * VertexCount stencil coordinates
@@ -54,8 +69,12 @@ Vector<Scalar, 3 * VertexCount> friction_gradient(
     const Vector2<Scalar> u
         = tangential_displacement(contact.tangent_basis, contact.weights, displacements);
     const Scalar y = sqrt(u.squaredNorm());
-    const Vector3<Scalar> force = (contact.mu * contact.normal_force * Mollifier::f1_over_y(y, eps))
-        * (contact.tangent_basis * u);
+    Scalar magnitude = contact.mu * contact.normal_force * Mollifier::f1_over_y(y, eps);
+    if (contact.mu_static_excess != Scalar(0)) {
+        magnitude += contact.mu_static_excess * contact.normal_force
+            * static_friction_f1_over_y<Mollifier>(y, eps, contact.static_transition);
+    }
+    const Vector3<Scalar> force = magnitude * (contact.tangent_basis * u);
     Vector<Scalar, 3 * VertexCount> gradient;
     for (int i = 0; i < VertexCount; ++i) {
         gradient.template segment<3>(3 * i) = contact.weights(i) * force;
@@ -64,12 +83,17 @@ Vector<Scalar, 3 * VertexCount> friction_gradient(
 }
 
 /// Hessian of friction_energy over the 3 * VertexCount stencil coordinates;
-/// exact and positive semi-definite by construction.
+/// exact and positive semi-definite by construction for a single-coefficient
+/// contact (mu_static_excess == 0). With static/kinetic coefficients the
+/// eigenvalue along the slip can be negative: projection (other than none)
+/// clamps (or flips) the two eigenvalues of the 2x2 slip Hessian, which
+/// makes the result PSD; none returns the exact Hessian.
 template <typename Mollifier = C1FrictionMollifier, typename Scalar, int VertexCount,
     typename Derived>
 Matrix<Scalar, 3 * VertexCount, 3 * VertexCount> friction_hessian(
     const FrictionContact<Scalar, VertexCount>& contact,
-    const Eigen::MatrixBase<Derived>& displacements, const Scalar& eps)
+    const Eigen::MatrixBase<Derived>& displacements, const Scalar& eps,
+    PSDProjection projection = PSDProjection::none)
 {
     using std::sqrt;
     const Vector2<Scalar> u
@@ -87,8 +111,23 @@ Matrix<Scalar, 3 * VertexCount, 3 * VertexCount> friction_hessian(
     // Outer products first, then scaled, so the block is exactly symmetric.
     const Matrix<Scalar, 3, 3> along_outer = along * along.transpose();
     const Matrix<Scalar, 3, 3> across_outer = across * across.transpose();
-    const Matrix<Scalar, 3, 3> block = along_outer * (scale * Mollifier::f1_derivative(y, eps))
-        + across_outer * (scale * Mollifier::f1_over_y(y, eps));
+    Scalar along_value = scale * Mollifier::f1_derivative(y, eps);
+    Scalar across_value = scale * Mollifier::f1_over_y(y, eps);
+    if (contact.mu_static_excess != Scalar(0)) {
+        const Scalar excess = contact.mu_static_excess * contact.normal_force;
+        along_value += excess
+            * static_friction_f1_derivative<Mollifier>(y, eps, contact.static_transition);
+        across_value
+            += excess * static_friction_f1_over_y<Mollifier>(y, eps, contact.static_transition);
+    }
+    if (projection == PSDProjection::clamp) {
+        along_value = along_value < Scalar(0) ? Scalar(0) : along_value;
+        across_value = across_value < Scalar(0) ? Scalar(0) : across_value;
+    } else if (projection == PSDProjection::abs) {
+        along_value = along_value < Scalar(0) ? -along_value : along_value;
+        across_value = across_value < Scalar(0) ? -across_value : across_value;
+    }
+    const Matrix<Scalar, 3, 3> block = along_outer * along_value + across_outer * across_value;
     Matrix<Scalar, 3 * VertexCount, 3 * VertexCount> hessian;
     for (int i = 0; i < VertexCount; ++i) {
         for (int j = 0; j < VertexCount; ++j) {
@@ -101,8 +140,10 @@ Matrix<Scalar, 3 * VertexCount, 3 * VertexCount> friction_hessian(
 
 /// Validates a friction evaluation: throws ipc::invalid_argument when eps is
 /// not finite and positive, a displacement is not finite, the displacement
-/// vector does not have 3 * VertexCount entries, or the contact's lambda or
-/// mu is negative or not finite.
+/// vector does not have 3 * VertexCount entries, the contact's lambda or
+/// mu is negative or not finite, its static coefficient mu + mu_static_excess
+/// is negative or not finite, or its static_transition is not finite and
+/// positive.
 template <typename Scalar, int VertexCount, typename Derived>
 void check_friction_arguments(const FrictionContact<Scalar, VertexCount>& contact,
     const Eigen::MatrixBase<Derived>& displacements, const Scalar& eps)
@@ -117,6 +158,8 @@ void check_friction_arguments(const FrictionContact<Scalar, VertexCount>& contac
             displacements(i), " is not finite");
     }
     detail::require_friction_parameters(contact.normal_force, contact.mu, "friction");
+    detail::require_static_kinetic_parameters(Scalar(contact.mu + contact.mu_static_excess),
+        contact.mu, contact.static_transition, "friction");
 }
 
 } // namespace ipc

@@ -22,6 +22,11 @@
 /// hot functions (signed_distance, its gradient, segment_clear_of_obstacle)
 /// do not validate their obstacle: call check_obstacle once when the obstacle
 /// is created.
+///
+/// The Hessians of the signed distances are in sdf_hessian.hpp. The contact
+/// pipeline against these obstacles (and against caller-defined signed
+/// distances) is in obstacle_set.hpp, obstacle_collisions.hpp,
+/// obstacle_barrier.hpp, obstacle_friction.hpp and obstacle_ccd.hpp.
 
 #include <ipc/core/error.hpp>
 #include <ipc/core/math.hpp>

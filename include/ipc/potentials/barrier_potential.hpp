@@ -12,6 +12,9 @@
 /// Gradients are dense, 3 n entries ordered x, y, z per vertex; Hessians are
 /// Eigen::SparseMatrix<double> (3n x 3n, column-major). Assembly is parallel,
 /// lock-free and deterministic (bit-identical for any thread count).
+/// For a 2D mesh (positions n x 2) they are 2 n entries (x, y per vertex) and
+/// 2n x 2n: the stencils are evaluated in the plane z = 0 (see
+/// collisions.hpp) and their z entries dropped.
 
 #include <ipc/barrier/clamped_log_barrier.hpp>
 #include <ipc/barrier/offset_barrier.hpp>
@@ -26,6 +29,7 @@
 #include <ipc/distance/point_point.hpp>
 #include <ipc/mesh/collision_mesh.hpp>
 #include <ipc/potentials/stencil_assembly.hpp>
+#include <ipc/obstacles/obstacle_barrier.hpp>
 
 #include <Eigen/Core>
 #include <Eigen/SparseCore>
@@ -186,7 +190,8 @@ public:
     // ------------------------------------------------------------ whole mesh
 
     /// Barrier energy (kappa included) of the set at positions V
-    /// (mesh.num_vertices() x 3, m). Throws ipc::invalid_argument for bad
+    /// (mesh.num_vertices() x mesh.dim(), m; a column count other than
+    /// mesh.dim() throws, naming both). Throws ipc::invalid_argument for bad
     /// positions, stencil indices out of range or a set built with another
     /// dhat (naming both values; a set with collisions.dhat() == 0, i.e. not
     /// built by Collisions::build, is not checked), and ipc::penetration when
@@ -200,7 +205,7 @@ public:
         });
     }
 
-    /// Gradient (3 n entries, x y z per vertex) of the barrier energy.
+    /// Gradient (dim n entries, x y (z) per vertex) of the barrier energy.
     /// Validates as operator().
     Eigen::VectorXd gradient(const Collisions& collisions, const CollisionMesh& mesh,
                              const Eigen::Ref<const Eigen::MatrixXd>& V) const
@@ -215,7 +220,7 @@ public:
         });
     }
 
-    /// Sparse Hessian (3n x 3n) of the barrier energy, each stencil's block
+    /// Sparse Hessian (dim n square) of the barrier energy, each stencil's block
     /// projected to PSD first when projection is not none. Validates as
     /// operator().
     Eigen::SparseMatrix<double> hessian(const Collisions& collisions, const CollisionMesh& mesh,
@@ -245,6 +250,48 @@ public:
             H);
     }
 
+    // ------------------------------------------------- static obstacles
+
+    /// Barrier energy (kappa included) of vertex-obstacle contacts at
+    /// positions V (n x 3, m), with this potential's dhat, kappa and shape;
+    /// see obstacle_barrier.hpp. Add it to the mesh-mesh energy. Throws
+    /// ipc::invalid_argument for a 2D mesh, bad positions, out-of-range
+    /// indices or a set built with another dhat, and ipc::penetration when a
+    /// vertex is at or inside its offset.
+    double operator()(const ObstacleCollisions& contacts, const CollisionMesh& mesh,
+                      const Eigen::Ref<const Eigen::MatrixXd>& V) const
+    {
+        return obstacle_barrier_potential<Barrier>(contacts, mesh, V, dhat_, stiffness_);
+    }
+
+    /// Gradient (3 n entries) of the obstacle barrier energy. Validates as
+    /// the energy.
+    Eigen::VectorXd gradient(const ObstacleCollisions& contacts, const CollisionMesh& mesh,
+                             const Eigen::Ref<const Eigen::MatrixXd>& V) const
+    {
+        return obstacle_barrier_potential_gradient<Barrier>(contacts, mesh, V, dhat_, stiffness_);
+    }
+
+    /// Sparse Hessian (3n x 3n) of the obstacle barrier energy, each 3 x 3
+    /// contact block projected to PSD first unless projection is none.
+    /// Validates as the energy.
+    Eigen::SparseMatrix<double> hessian(const ObstacleCollisions& contacts, const CollisionMesh& mesh,
+                                        const Eigen::Ref<const Eigen::MatrixXd>& V,
+                                        PSDProjection projection = PSDProjection::none) const
+    {
+        Eigen::SparseMatrix<double> H;
+        obstacle_barrier_potential_hessian<Barrier>(contacts, mesh, V, dhat_, stiffness_, projection, H);
+        return H;
+    }
+
+    /// The same, written into H (storage reused when large enough).
+    void hessian(const ObstacleCollisions& contacts, const CollisionMesh& mesh,
+                 const Eigen::Ref<const Eigen::MatrixXd>& V, PSDProjection projection,
+                 Eigen::SparseMatrix<double>& H) const
+    {
+        obstacle_barrier_potential_hessian<Barrier>(contacts, mesh, V, dhat_, stiffness_, projection, H);
+    }
+
 private:
     static double cross_squarednorm(const Vector<double, 12>& x)
     {
@@ -262,24 +309,7 @@ private:
     template <typename F>
     static double visit(const Collisions& collisions, const Eigen::Ref<const Eigen::MatrixXd>& V, Index k, const F& f)
     {
-        std::size_t i = std::size_t(k);
-        if (i < collisions.vertex_vertex.size()) {
-            const auto& c = collisions.vertex_vertex[i];
-            return f(c, detail::gather_positions(V, c.vertices));
-        }
-        i -= collisions.vertex_vertex.size();
-        if (i < collisions.edge_vertex.size()) {
-            const auto& c = collisions.edge_vertex[i];
-            return f(c, detail::gather_positions(V, c.vertices));
-        }
-        i -= collisions.edge_vertex.size();
-        if (i < collisions.edge_edge.size()) {
-            const auto& c = collisions.edge_edge[i];
-            return f(c, detail::gather_positions(V, c.vertices));
-        }
-        i -= collisions.edge_edge.size();
-        const auto& c = collisions.face_vertex[i];
-        return f(c, detail::gather_positions(V, c.vertices));
+        return detail::visit_collision(collisions, V, k, f);
     }
 
     /// Validates the input, checks that no stencil is at or inside its offset
@@ -287,7 +317,6 @@ private:
     detail::StencilAssembly prepare(const Collisions& collisions, const CollisionMesh& mesh,
                                     const Eigen::Ref<const Eigen::MatrixXd>& V, const char* who) const
     {
-        require(mesh.dim() == 3, who, ": only 3D meshes are supported");
         detail::check_collisions_dhat(collisions.dhat(), dhat_, who);
         mesh.check_positions(V, (std::string(who) + ": positions V").c_str());
         const Index nv = mesh.num_vertices();
@@ -315,7 +344,7 @@ private:
             }
             return s;
         };
-        detail::StencilAssembly assembly(nv, Index(collisions.size()), vertices_of);
+        detail::StencilAssembly assembly(nv, Index(collisions.size()), vertices_of, mesh.dim());
         // Penetration check (parallel, first offender reported).
         std::vector<unsigned char> inside(collisions.size(), 0);
         detail::guarded_parallel_for(0, std::ptrdiff_t(collisions.size()), [&](std::ptrdiff_t k) {

@@ -13,7 +13,10 @@
 /// are dense (3 n entries, x y z per vertex), Hessians sparse 3n x 3n and PSD
 /// by construction (each contact's Hessian is assembled from the
 /// non-negative eigenpairs of its 2x2 slip Hessian). Parallel, lock-free,
-/// bit-identical for any thread count.
+/// bit-identical for any thread count. For a 2D mesh (displacements n x 2)
+/// they are 2 n entries and 2n x 2n: the contacts are evaluated in the plane
+/// z = 0 (the slip has no z component, so the 3D tangent basis measures the
+/// 2D slip exactly) and their z entries dropped.
 
 #include <ipc/collisions/friction_collisions.hpp>
 #include <ipc/core/error.hpp>
@@ -22,6 +25,7 @@
 #include <ipc/friction/friction_mollifier.hpp>
 #include <ipc/mesh/collision_mesh.hpp>
 #include <ipc/potentials/stencil_assembly.hpp>
+#include <ipc/obstacles/obstacle_friction.hpp>
 
 #include <Eigen/Core>
 #include <Eigen/SparseCore>
@@ -46,7 +50,8 @@ public:
     /// Slip threshold eps_v h (m).
     double eps() const { return eps_; }
 
-    /// Friction energy of the contacts for displacements U (n x 3, m).
+    /// Friction energy of the contacts for displacements U (n x mesh.dim(), m;
+    /// another column count throws, naming both).
     /// Throws ipc::invalid_argument for non-finite displacements, wrong
     /// sizes or contact indices out of range.
     double operator()(const FrictionCollisions& contacts, const CollisionMesh& mesh,
@@ -60,7 +65,7 @@ public:
         });
     }
 
-    /// Gradient (3 n entries) of the friction energy: the negated friction
+    /// Gradient (dim n entries) of the friction energy: the negated friction
     /// forces. Validates as operator().
     Eigen::VectorXd gradient(const FrictionCollisions& contacts, const CollisionMesh& mesh,
                              const Eigen::Ref<const Eigen::MatrixXd>& U) const
@@ -75,9 +80,13 @@ public:
         });
     }
 
-    /// Sparse Hessian (3n x 3n) of the friction energy; PSD by construction.
+    /// Sparse Hessian (dim n square) of the friction energy; PSD by construction.
     /// projection (other than none) is applied to each contact's block as
     /// well, which only removes round-off. Validates as operator().
+    /// Exceptions to "PSD by construction": contacts with static/kinetic
+    /// coefficients (static_kinetic_friction.hpp) and mollifiers whose f1
+    /// decreases (TangentialAdhesionMollifier) give indefinite exact blocks;
+    /// pass a projection to get a PSD Hessian there.
     Eigen::SparseMatrix<double> hessian(const FrictionCollisions& contacts, const CollisionMesh& mesh,
                                         const Eigen::Ref<const Eigen::MatrixXd>& U,
                                         PSDProjection projection = PSDProjection::none) const
@@ -103,6 +112,46 @@ public:
                 });
             },
             H);
+    }
+
+    // ------------------------------------------------- static obstacles
+
+    /// Friction energy of lagged vertex-obstacle contacts for displacements U
+    /// (n x 3, m), with this potential's eps and mollifier; see
+    /// obstacle_friction.hpp. Add it to the mesh-mesh friction. Throws
+    /// ipc::invalid_argument for a 2D mesh, bad displacements or
+    /// out-of-range vertices.
+    double operator()(const ObstacleFrictionCollisions& contacts, const CollisionMesh& mesh,
+                      const Eigen::Ref<const Eigen::MatrixXd>& U) const
+    {
+        return obstacle_friction_potential<Mollifier>(contacts, mesh, U, eps_);
+    }
+
+    /// Gradient (3 n entries) of the obstacle friction energy. Validates as
+    /// the energy.
+    Eigen::VectorXd gradient(const ObstacleFrictionCollisions& contacts, const CollisionMesh& mesh,
+                             const Eigen::Ref<const Eigen::MatrixXd>& U) const
+    {
+        return obstacle_friction_potential_gradient<Mollifier>(contacts, mesh, U, eps_);
+    }
+
+    /// Sparse Hessian (3n x 3n) of the obstacle friction energy; PSD by
+    /// construction. Validates as the energy.
+    Eigen::SparseMatrix<double> hessian(const ObstacleFrictionCollisions& contacts, const CollisionMesh& mesh,
+                                        const Eigen::Ref<const Eigen::MatrixXd>& U,
+                                        PSDProjection projection = PSDProjection::none) const
+    {
+        Eigen::SparseMatrix<double> H;
+        obstacle_friction_potential_hessian<Mollifier>(contacts, mesh, U, eps_, projection, H);
+        return H;
+    }
+
+    /// The same, written into H (storage reused when large enough).
+    void hessian(const ObstacleFrictionCollisions& contacts, const CollisionMesh& mesh,
+                 const Eigen::Ref<const Eigen::MatrixXd>& U, PSDProjection projection,
+                 Eigen::SparseMatrix<double>& H) const
+    {
+        obstacle_friction_potential_hessian<Mollifier>(contacts, mesh, U, eps_, projection, H);
     }
 
 private:
@@ -135,7 +184,6 @@ private:
     static detail::StencilAssembly prepare(const FrictionCollisions& contacts, const CollisionMesh& mesh,
                                            const Eigen::Ref<const Eigen::MatrixXd>& U, const char* who)
     {
-        require(mesh.dim() == 3, who, ": only 3D meshes are supported");
         mesh.check_positions(U, (std::string(who) + ": displacements U").c_str());
         const Index nv = mesh.num_vertices();
         const std::size_t nvv = contacts.vertex_vertex.size(), nev = contacts.edge_vertex.size(),
@@ -161,7 +209,7 @@ private:
                 copy(contacts.face_vertex[i - nee].vertices);
             }
             return s;
-        });
+        }, mesh.dim());
     }
 
     double eps_ = 0;

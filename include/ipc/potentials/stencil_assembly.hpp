@@ -12,7 +12,13 @@
 /// and N threads, without atomics, locks or per-thread copies.
 ///
 /// The degrees of freedom are ordered x, y, z per vertex, vertex after vertex
-/// (index 3 v + c).
+/// (index 3 v + c). An assembly of dimension 2 (2D meshes) has x, y per
+/// vertex (index 2 v + c): gradients of 2 n entries, Hessians 2n x 2n with
+/// 2 x 2 vertex blocks. The local callbacks write 3 entries per vertex in
+/// both cases (the stencil evaluated in 3D, a 2D one padded with z = 0);
+/// a 2D assembly adds only the first 2 of each vertex block (gradient) and
+/// the top-left 2 x 2 of each vertex-pair block (Hessian), dropping the z
+/// entries.
 ///
 /// The mesh-level potentials use it internally; a simulator can use it as
 /// well for its own per-element energies (elasticity, bending, ...): build
@@ -53,10 +59,13 @@ class StencilAssembly {
 public:
     /// Colours the stencils. stencil(k) returns the StencilVertices of stencil
     /// k in [0, num_stencils); every index must lie in [0, num_vertices).
+    /// dim is the number of degrees of freedom per vertex, 3 (default) or 2
+    /// (see the file comment). Throws ipc::invalid_argument for another dim.
     template <typename StencilFn>
-    StencilAssembly(Index num_vertices, Index num_stencils, const StencilFn& stencil)
-        : num_vertices_(num_vertices)
+    StencilAssembly(Index num_vertices, Index num_stencils, const StencilFn& stencil, int dim = 3)
+        : num_vertices_(num_vertices), dim_(dim)
     {
+        require(dim == 2 || dim == 3, "StencilAssembly: dim must be 2 or 3, got ", dim);
         stencils_.resize(size_t(num_stencils));
         for (Index k = 0; k < num_stencils; ++k) {
             stencils_[size_t(k)] = stencil(k);
@@ -74,6 +83,8 @@ public:
 
     /// Number of vertices of the mesh.
     Index num_vertices() const { return num_vertices_; }
+    /// Degrees of freedom per vertex (2 or 3).
+    int dim() const { return dim_; }
     /// Number of stencils.
     Index num_stencils() const { return Index(stencils_.size()); }
     /// The vertices of stencil k.
@@ -94,12 +105,14 @@ public:
         return total;
     }
 
-    /// Dense gradient (3 num_vertices entries). local(k, g) must write the
-    /// 3 size(k) entries of stencil k's gradient at the head of the
-    /// 12-vector g (its vertices in stencil order).
+    /// Dense gradient (dim() num_vertices entries). local(k, g) must write
+    /// the 3 size(k) entries of stencil k's gradient at the head of the
+    /// 12-vector g (its vertices in stencil order, 3 entries per vertex in 2D
+    /// as well; a 2D assembly keeps the x and y entries).
     template <typename LocalGradientFn> Eigen::VectorXd gradient(const LocalGradientFn& local) const
     {
-        Eigen::VectorXd g = Eigen::VectorXd::Zero(3 * num_vertices_);
+        const int d = dim_;
+        Eigen::VectorXd g = Eigen::VectorXd::Zero(d * num_vertices_);
         for (size_t c = 0; c + 1 < colour_start_.size(); ++c) {
             const std::ptrdiff_t begin = colour_start_[c], end = colour_start_[c + 1];
             detail::guarded_parallel_for(begin, end, [&](std::ptrdiff_t i) {
@@ -107,17 +120,25 @@ public:
                 const StencilVertices& s = stencils_[size_t(k)];
                 Vector<double, 12> local_gradient = Vector<double, 12>::Zero();
                 local(k, local_gradient);
-                for (int a = 0; a < s.size; ++a) {
-                    g.segment<3>(3 * s.vertices[size_t(a)]) += local_gradient.segment<3>(3 * a);
+                if (d == 3) {
+                    for (int a = 0; a < s.size; ++a) {
+                        g.segment<3>(3 * s.vertices[size_t(a)]) += local_gradient.segment<3>(3 * a);
+                    }
+                } else {
+                    for (int a = 0; a < s.size; ++a) {
+                        g.segment<2>(2 * s.vertices[size_t(a)]) += local_gradient.segment<2>(3 * a);
+                    }
                 }
             }, min_parallel_stencils);
         }
         return g;
     }
 
-    /// Sparse symmetric Hessian (3 num_vertices square, column-major, sorted
-    /// indices, compressed). local(k, H) must write stencil k's symmetric
-    /// 3 size(k) square Hessian in the top-left corner of the 12 x 12 H.
+    /// Sparse symmetric Hessian (dim() num_vertices square, column-major,
+    /// sorted indices, compressed). local(k, H) must write stencil k's
+    /// symmetric 3 size(k) square Hessian in the top-left corner of the
+    /// 12 x 12 H (3 rows and columns per vertex in 2D as well; a 2D assembly
+    /// keeps the x-y rows and columns).
     /// Entries whose stencils all give zero blocks are stored as zeros (the
     /// pattern depends only on the stencils).
     template <typename LocalHessianFn>
@@ -136,7 +157,8 @@ public:
     void hessian(const LocalHessianFn& local, Eigen::SparseMatrix<double>& H) const
     {
         build_pattern();
-        const Index n = 3 * num_vertices_;
+        const int d = dim_;
+        const Index n = d * num_vertices_;
         H.resize(n, n); // keeps the storage's capacity (and compresses)
         H.resizeNonZeros(Index(pattern_inner_.size()));
         std::copy(pattern_outer_.begin(), pattern_outer_.end(), H.outerIndexPtr());
@@ -160,11 +182,11 @@ public:
                     for (int a = 0; a < s.size; ++a) {
                         const Index va = s.vertices[size_t(a)];
                         const Index slot = Index(std::lower_bound(neighbours, neighbours + count, va) - neighbours);
-                        for (int cb = 0; cb < 3; ++cb) {
-                            // Column 3 vb + cb starts at outer index; rows of
-                            // block slot are consecutive (3 per neighbour).
-                            double* column = values + pattern_outer_[size_t(3 * vb + cb)] + 3 * slot;
-                            for (int ca = 0; ca < 3; ++ca) {
+                        for (int cb = 0; cb < d; ++cb) {
+                            // Column d vb + cb starts at outer index; rows of
+                            // block slot are consecutive (d per neighbour).
+                            double* column = values + pattern_outer_[size_t(d * vb + cb)] + d * slot;
+                            for (int ca = 0; ca < d; ++ca) {
                                 column[ca] += local_hessian(3 * a + ca, 3 * b + cb);
                             }
                         }
@@ -278,25 +300,26 @@ private:
             gather(size_t(v), buffer);
             std::copy(buffer.begin(), buffer.end(), neighbours_.begin() + neighbour_start_[size_t(v)]);
         }, 1024);
-        // Scalar pattern: column 3 v + c holds rows 3 u + r for u in
-        // neighbours(v), r = 0..2, in increasing order.
+        // Scalar pattern: column d v + c holds rows d u + r for u in
+        // neighbours(v), r = 0..d-1, in increasing order (d = dim_).
         using StorageIndex = Eigen::SparseMatrix<double>::StorageIndex;
-        pattern_outer_.assign(3 * n + 1, 0);
+        const size_t d = size_t(dim_);
+        pattern_outer_.assign(d * n + 1, 0);
         for (size_t v = 0; v < n; ++v) {
             const Index degree = neighbour_start_[v + 1] - neighbour_start_[v];
-            for (size_t c = 0; c < 3; ++c) {
-                pattern_outer_[3 * v + c + 1] = pattern_outer_[3 * v + c] + StorageIndex(3 * degree);
+            for (size_t c = 0; c < d; ++c) {
+                pattern_outer_[d * v + c + 1] = pattern_outer_[d * v + c] + StorageIndex(Index(d) * degree);
             }
         }
-        require(neighbours_.size() * 9 < size_t(std::numeric_limits<StorageIndex>::max()),
+        require(neighbours_.size() * d * d < size_t(std::numeric_limits<StorageIndex>::max()),
                 "Hessian has too many nonzeros for the sparse matrix index type");
-        pattern_inner_.resize(size_t(pattern_outer_[3 * n]));
+        pattern_inner_.resize(size_t(pattern_outer_[d * n]));
         detail::guarded_parallel_for(0, std::ptrdiff_t(n), [&](std::ptrdiff_t v) {
-            for (size_t c = 0; c < 3; ++c) {
-                StorageIndex* out = pattern_inner_.data() + pattern_outer_[3 * size_t(v) + c];
+            for (size_t c = 0; c < d; ++c) {
+                StorageIndex* out = pattern_inner_.data() + pattern_outer_[d * size_t(v) + c];
                 for (Index i = neighbour_start_[size_t(v)]; i < neighbour_start_[size_t(v) + 1]; ++i) {
-                    for (int r = 0; r < 3; ++r) {
-                        *out++ = StorageIndex(3 * neighbours_[size_t(i)] + r);
+                    for (size_t r = 0; r < d; ++r) {
+                        *out++ = StorageIndex(Index(d) * neighbours_[size_t(i)] + Index(r));
                     }
                 }
             }
@@ -305,6 +328,7 @@ private:
     }
 
     Index num_vertices_ = 0;
+    int dim_ = 3;
     std::vector<StencilVertices> stencils_;
     std::vector<std::ptrdiff_t> colour_start_; // stencils of colour c: by_colour_[start[c], start[c+1])
     std::vector<Index> by_colour_;
