@@ -30,4 +30,6 @@ ipc_need_packages() {
 IPC_DEMO_PACKAGES=(cmake ninja-build g++ libeigen3-dev robin-map-dev libfmt-dev
   libsuitesparse-dev libopenblas0-openmp libcli11-dev nlohmann-json3-dev libstb-dev)
 IPC_TEST_PACKAGES=("${IPC_DEMO_PACKAGES[@]}" clang libomp-dev libclang-rt-14-dev
-  catch2 libspectra-dev)
+  catch2 libspectra-dev
+  pybind11-dev python3-pybind11 python3-dev python3-numpy python3-scipy python3-pytest
+  python3-venv python3-setuptools)

@@ -11,7 +11,9 @@
 #      through the umbrella header under C++17 and C++20) and the whole suite,
 #      the example programs' tests included;
 #   4. the libFuzzer targets of tests/fuzz/ for FUZZ_SECONDS each (default 20),
-#      two at a time.
+#      two at a time;
+#   5. the Python bindings: the module built with CMake, then python/tests
+#      with pytest (Debian's /usr/bin/python3).
 # Prints how long each phase took at the end.
 # IPC_CCD_QUERIES: a folder of CCD benchmark queries, to include the tests
 # that read them; IPC_PAPER_SCENES: the IPC paper's scene scripts and
@@ -87,3 +89,17 @@ end_phase "3b. Release tests"
 echo "== 4. fuzz targets"
 FUZZ_SECONDS=${FUZZ_SECONDS:-20} FUZZ_BUILD=build/sanitize scripts/fuzz.sh
 end_phase "4. fuzzing (build and runs)"
+
+echo "== 5. Python bindings (CMake build of the module, pytest)"
+# Debian's interpreter, whatever python3 comes first on PATH: the module is
+# built for its ABI and the tests need its numpy, scipy and pytest. Only the
+# module target is built, through ccache like the rest (the pip/setuptools
+# path of python/README.md is not exercised here: it would compile the same
+# files again without the cache).
+cmake -S . -B build/python "${common[@]}" -DCMAKE_BUILD_TYPE=Release -DIPC_BUILD_PYTHON=ON \
+  -DPython_EXECUTABLE=/usr/bin/python3 -DIPC_BUILD_TESTS=OFF -DIPC_BUILD_EXAMPLES=OFF \
+  -DIPC_BUILD_BENCHMARKS=OFF -DIPC_INSTALL=OFF > /dev/null
+cmake --build build/python --target ipc_python -j "$jobs"
+end_phase "5a. Python module build"
+PYTHONPATH="$PWD/build/python/python" /usr/bin/python3 -m pytest -q -p no:cacheprovider python/tests
+end_phase "5b. Python tests"
