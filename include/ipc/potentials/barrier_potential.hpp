@@ -40,6 +40,37 @@
 namespace ipc {
 
 namespace detail {
+    /// The vertices of stencil k of the concatenation (vertex_vertex,
+    /// edge_vertex, edge_edge, face_vertex), each checked against the mesh's
+    /// nv vertices (ipc::invalid_argument naming `who`, the stencil and the
+    /// vertex otherwise): what a potential's StencilAssembly is built from.
+    inline StencilVertices collision_stencil_vertices(const Collisions& collisions, Index k, Index nv,
+                                                      const char* who)
+    {
+        StencilVertices s;
+        const auto copy = [&](const auto& ids) {
+            s.size = int(ids.size());
+            for (std::size_t a = 0; a < ids.size(); ++a) {
+                require(ids[a] >= 0 && ids[a] < nv, who, ": contact stencil ", k, " references vertex ", ids[a],
+                        " but the mesh has ", nv, " vertices");
+                s.vertices[a] = ids[a];
+            }
+        };
+        std::size_t i = std::size_t(k);
+        const std::size_t nvv = collisions.vertex_vertex.size(), nev = collisions.edge_vertex.size(),
+                          nee = collisions.edge_edge.size();
+        if (i < nvv) {
+            copy(collisions.vertex_vertex[i].vertices);
+        } else if ((i -= nvv) < nev) {
+            copy(collisions.edge_vertex[i].vertices);
+        } else if ((i -= nev) < nee) {
+            copy(collisions.edge_edge[i].vertices);
+        } else {
+            copy(collisions.face_vertex[i - nee].vertices);
+        }
+        return s;
+    }
+
     /// Factored squared-distance Hessian (DistanceHessianFactors) of each
     /// stencil type, with the formula its distance_squared uses.
     inline auto collision_hessian_factors(const VertexVertexCollision&, const Vector<double, 6>& x)
@@ -320,30 +351,7 @@ private:
         detail::check_collisions_dhat(collisions.dhat(), dhat_, who);
         mesh.check_positions(V, (std::string(who) + ": positions V").c_str());
         const Index nv = mesh.num_vertices();
-        const std::size_t nvv = collisions.vertex_vertex.size(), nev = collisions.edge_vertex.size(),
-                          nee = collisions.edge_edge.size();
-        const auto vertices_of = [&](Index k) {
-            detail::StencilVertices s;
-            std::size_t i = std::size_t(k);
-            const auto copy = [&](const auto& ids) {
-                s.size = int(ids.size());
-                for (std::size_t a = 0; a < ids.size(); ++a) {
-                    require(ids[a] >= 0 && ids[a] < nv, who, ": contact stencil ", k, " references vertex ",
-                            ids[a], " but the mesh has ", nv, " vertices");
-                    s.vertices[a] = ids[a];
-                }
-            };
-            if (i < nvv) {
-                copy(collisions.vertex_vertex[i].vertices);
-            } else if ((i -= nvv) < nev) {
-                copy(collisions.edge_vertex[i].vertices);
-            } else if ((i -= nev) < nee) {
-                copy(collisions.edge_edge[i].vertices);
-            } else {
-                copy(collisions.face_vertex[i - nee].vertices);
-            }
-            return s;
-        };
+        const auto vertices_of = [&](Index k) { return detail::collision_stencil_vertices(collisions, k, nv, who); };
         detail::StencilAssembly assembly(nv, Index(collisions.size()), vertices_of, mesh.dim());
         // Penetration check (parallel, first offender reported).
         std::vector<unsigned char> inside(collisions.size(), 0);

@@ -189,29 +189,8 @@ public:
                 " (build the set with dhat >= dhat_a)");
         mesh.check_positions(V, (std::string(who) + ": positions V").c_str());
         const Index nv = mesh.num_vertices();
-        const std::size_t nvv = collisions.vertex_vertex.size(), nev = collisions.edge_vertex.size(),
-                          nee = collisions.edge_edge.size();
         StencilAssembly assembly(nv, Index(collisions.size()), [&](Index k) {
-            StencilVertices s;
-            std::size_t i = std::size_t(k);
-            const auto copy = [&](const auto& ids) {
-                s.size = int(ids.size());
-                for (std::size_t a = 0; a < ids.size(); ++a) {
-                    require(ids[a] >= 0 && ids[a] < nv, who, ": contact stencil ", k, " references vertex ",
-                            ids[a], " but the mesh has ", nv, " vertices");
-                    s.vertices[a] = ids[a];
-                }
-            };
-            if (i < nvv) {
-                copy(collisions.vertex_vertex[i].vertices);
-            } else if ((i -= nvv) < nev) {
-                copy(collisions.edge_vertex[i].vertices);
-            } else if ((i -= nev) < nee) {
-                copy(collisions.edge_edge[i].vertices);
-            } else {
-                copy(collisions.face_vertex[i - nee].vertices);
-            }
-            return s;
+            return detail::collision_stencil_vertices(collisions, k, nv, who);
         });
         for (Index k = 0; k < Index(collisions.size()); ++k) {
             const double gap = visit(collisions, V, k, [&](const auto& c, const auto& x) {
