@@ -81,8 +81,9 @@ public:
     }
 
     /// Sparse Hessian (dim n square) of the friction energy; PSD by construction.
-    /// projection (other than none) is applied to each contact's block as
-    /// well, which only removes round-off. Validates as operator().
+    /// projection (other than none) is applied to the two eigenvalues of each
+    /// contact's 2x2 slip Hessian (friction_hessian), which projects the
+    /// contact's whole block. Validates as operator().
     /// Exceptions to "PSD by construction": contacts with static/kinetic
     /// coefficients (static_kinetic_friction.hpp) and mollifiers whose f1
     /// decreases (TangentialAdhesionMollifier) give indefinite exact blocks;
@@ -105,9 +106,11 @@ public:
         assembly.hessian(
             [&](Index k, Matrix<double, 12, 12>& out) {
                 visit(contacts, U, k, [&](const auto& contact, const auto& dx) {
-                    const auto local = friction_hessian<Mollifier>(contact, dx, eps_);
-                    out.topLeftCorner(local.rows(), local.cols()) =
-                        projection == PSDProjection::none ? local : project_to_psd(local, projection);
+                    // The contact's block is (w w^T) kron (its 3x3 slip
+                    // block): projecting the slip block's two eigenvalues
+                    // projects the whole block, without a 12 x 12 eigensolve.
+                    const auto local = friction_hessian<Mollifier>(contact, dx, eps_, projection);
+                    out.topLeftCorner(local.rows(), local.cols()) = local;
                     return 0.0;
                 });
             },
