@@ -19,21 +19,6 @@ namespace ipc_python {
 
 namespace {
 
-    ipc::BroadPhaseMethod method_of(const py::handle& obj)
-    {
-        if (py::isinstance<py::str>(obj)) {
-            const std::string s = obj.cast<std::string>();
-            for (auto m : { ipc::BroadPhaseMethod::brute_force, ipc::BroadPhaseMethod::sweep_and_prune,
-                            ipc::BroadPhaseMethod::spatial_hash, ipc::BroadPhaseMethod::bvh }) {
-                if (s == ipc::to_string(m)) {
-                    return m;
-                }
-            }
-            throw ipc::invalid_argument("broad phase: unknown method '" + s + "'");
-        }
-        return obj.cast<ipc::BroadPhaseMethod>();
-    }
-
     /// Calls f(ccd) with the CCD object given (None: AdditiveCCD()).
     template <typename F> double with_ccd(const py::handle& ccd, F&& f)
     {
@@ -72,7 +57,7 @@ void bind_collisions(py::module_& m)
             [](Collisions& c, const CollisionMesh& mesh, const py::object& V, double dhat, double dmin,
                const py::object& method) {
                 const FloatMatrix v = float_matrix(V, "Collisions.build", "V");
-                const ipc::BroadPhaseMethod bp = method_of(method);
+                const ipc::BroadPhaseMethod bp = broad_phase_method(method);
                 py::gil_scoped_release release;
                 c.build(mesh, v.map, dhat, dmin, bp);
             },
@@ -193,7 +178,7 @@ void bind_collisions(py::module_& m)
            const py::object& method, const py::object& ccd) {
             const FloatMatrix v0 = float_matrix(V0, "collision_free_step_size", "V0");
             const FloatMatrix v1 = float_matrix(V1, "collision_free_step_size", "V1");
-            const ipc::BroadPhaseMethod bp = method_of(method);
+            const ipc::BroadPhaseMethod bp = broad_phase_method(method);
             return with_ccd(ccd, [&](const auto& c) {
                 py::gil_scoped_release release;
                 return ipc::collision_free_step_size(mesh, v0.map, v1.map, min_distance, bp, c);
@@ -232,7 +217,7 @@ void bind_collisions(py::module_& m)
         "step_start_state",
         [](const CollisionMesh& mesh, const py::object& V0, double min_distance, const py::object& method) {
             const FloatMatrix v0 = float_matrix(V0, "step_start_state", "V0");
-            const ipc::BroadPhaseMethod bp = method_of(method);
+            const ipc::BroadPhaseMethod bp = broad_phase_method(method);
             py::gil_scoped_release release;
             return ipc::step_start_state(mesh, v0.map, min_distance, bp);
         },
@@ -243,7 +228,7 @@ void bind_collisions(py::module_& m)
         "check_step_start",
         [](const CollisionMesh& mesh, const py::object& V0, double min_distance, const py::object& method) {
             const FloatMatrix v0 = float_matrix(V0, "check_step_start", "V0");
-            const ipc::BroadPhaseMethod bp = method_of(method);
+            const ipc::BroadPhaseMethod bp = broad_phase_method(method);
             py::gil_scoped_release release;
             ipc::check_step_start(mesh, v0.map, min_distance, bp);
         },
@@ -264,7 +249,7 @@ void bind_collisions(py::module_& m)
         "minimum_distance",
         [](const CollisionMesh& mesh, const py::object& V, const py::object& method) {
             const FloatMatrix v = float_matrix(V, "minimum_distance", "V");
-            const ipc::BroadPhaseMethod bp = method_of(method);
+            const ipc::BroadPhaseMethod bp = broad_phase_method(method);
             py::gil_scoped_release release;
             return ipc::minimum_distance(mesh, v.map, bp);
         },

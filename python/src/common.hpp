@@ -12,6 +12,7 @@
 //    floats are rejected) and are copied into int32 (Eigen::MatrixXi);
 //    values that do not fit raise ValueError.
 
+#include <ipc/broad_phase/broad_phase.hpp>
 #include <ipc/core/error.hpp>
 #include <ipc/core/types.hpp>
 
@@ -84,6 +85,23 @@ std::vector<Index> index_vector(const py::handle& obj, const char* who, const ch
 inline void check_index(Index i, Index n, const char* who, const char* what)
 {
     ipc::require(i >= 0 && i < n, who, ": ", what, " ", i, " is out of range [0, ", n, ")");
+}
+
+/// A broad-phase method given as the enum or its name ("bvh", ...).
+inline ipc::BroadPhaseMethod broad_phase_method(const py::handle& obj)
+{
+    if (py::isinstance<py::str>(obj)) {
+        const std::string s = obj.cast<std::string>();
+        for (auto m : { ipc::BroadPhaseMethod::brute_force, ipc::BroadPhaseMethod::sweep_and_prune,
+                        ipc::BroadPhaseMethod::spatial_hash, ipc::BroadPhaseMethod::bvh }) {
+            if (s == ipc::to_string(m)) {
+                return m;
+            }
+        }
+        throw ipc::invalid_argument("broad phase: unknown method '" + s
+                                    + "' (brute_force, sweep_and_prune, spatial_hash or bvh)");
+    }
+    return obj.cast<ipc::BroadPhaseMethod>();
 }
 
 /// A NumPy copy of a fixed or dynamic Eigen vector (1-D).

@@ -53,22 +53,6 @@ namespace {
         return out;
     }
 
-    ipc::BroadPhaseMethod parse_method(const py::handle& obj)
-    {
-        if (py::isinstance<py::str>(obj)) {
-            const std::string s = obj.cast<std::string>();
-            for (auto m : { ipc::BroadPhaseMethod::brute_force, ipc::BroadPhaseMethod::sweep_and_prune,
-                            ipc::BroadPhaseMethod::spatial_hash, ipc::BroadPhaseMethod::bvh }) {
-                if (s == ipc::to_string(m)) {
-                    return m;
-                }
-            }
-            throw ipc::invalid_argument("broad phase: unknown method '" + s
-                                        + "' (brute_force, sweep_and_prune, spatial_hash or bvh)");
-        }
-        return obj.cast<ipc::BroadPhaseMethod>();
-    }
-
     void check_vertex(const ipc::CollisionMesh& mesh, Index v, const char* who)
     {
         check_index(v, mesh.num_vertices(), who, "vertex");
@@ -338,7 +322,7 @@ void bind_mesh(py::module_& m)
         "static_candidates",
         [](const CollisionMesh& mesh, const py::object& V, double dhat, const py::object& method) {
             const FloatMatrix v = float_matrix(V, "static_candidates", "V");
-            const ipc::BroadPhaseMethod bp = parse_method(method);
+            const ipc::BroadPhaseMethod bp = broad_phase_method(method);
             py::gil_scoped_release release;
             return ipc::static_candidates(mesh, v.map, dhat, bp);
         },
@@ -351,7 +335,7 @@ void bind_mesh(py::module_& m)
            const py::object& method) {
             const FloatMatrix v0 = float_matrix(V0, "swept_candidates", "V0");
             const FloatMatrix v1 = float_matrix(V1, "swept_candidates", "V1");
-            const ipc::BroadPhaseMethod bp = parse_method(method);
+            const ipc::BroadPhaseMethod bp = broad_phase_method(method);
             py::gil_scoped_release release;
             return ipc::swept_candidates(mesh, v0.map, v1.map, min_distance, bp);
         },
