@@ -7,6 +7,7 @@
 
 // Vocabulary shared by every block
 #include <ipc/core/error.hpp>
+#include <ipc/core/hash.hpp>
 #include <ipc/core/math.hpp>
 #include <ipc/core/parallel.hpp>
 #include <ipc/core/psd_projection.hpp>
@@ -71,7 +72,8 @@
 #include <ipc/strain_limit/svd_3x2.hpp>
 #include <ipc/strain_limit/triangle_rest_shape.hpp>
 
-// Collision mesh
+// Collision mesh and its collision filter (groups, pair rules, stiffness scales)
+#include <ipc/mesh/collision_filter.hpp>
 #include <ipc/mesh/collision_mesh.hpp>
 
 // Broad phase

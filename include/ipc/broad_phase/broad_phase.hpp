@@ -569,6 +569,37 @@ namespace detail {
                 [&](Index e, Index v) { return p(int(v)) && p(E(e, 0)) && p(E(e, 1)); });
             drop(keys.vertex_vertex, keys.vertex_shift, [&](Index a, Index b) { return p(int(a)) && p(int(b)); });
         }
+        if (mesh.has_collision_filter()) {
+            // Pairs the mesh's collision filter rules out (collision_filter.hpp;
+            // the traversal already excluded the rest): marked in parallel,
+            // then removed in order.
+            const auto keep_admissible = [](std::vector<std::uint64_t>& list, int shift, const auto& admissible) {
+                const std::uint64_t mask = (std::uint64_t(1) << shift) - 1;
+                std::vector<unsigned char> keep(list.size());
+                const std::ptrdiff_t n = std::ptrdiff_t(list.size());
+                const std::ptrdiff_t blocks = work_blocks(n / 64);
+                parallel_for(0, blocks, [&](std::ptrdiff_t block) {
+                    for (std::ptrdiff_t i = n * block / blocks, end = n * (block + 1) / blocks; i < end; ++i) {
+                        const std::uint64_t key = list[std::size_t(i)];
+                        keep[std::size_t(i)] = admissible(Index(key >> shift), Index(key & mask));
+                    }
+                });
+                std::size_t out = 0;
+                for (std::size_t i = 0; i < list.size(); ++i) {
+                    list[out] = list[i];
+                    out += keep[i];
+                }
+                list.resize(out);
+            };
+            keep_admissible(keys.face_vertex, keys.vertex_shift,
+                            [&](Index f, Index v) { return mesh.filter_admits_face_vertex(f, v); });
+            keep_admissible(keys.edge_edge, keys.edge_shift,
+                            [&](Index a, Index b) { return mesh.filter_admits_edge_edge(a, b); });
+            keep_admissible(keys.edge_vertex, keys.vertex_shift,
+                            [&](Index e, Index v) { return mesh.filter_admits_edge_vertex(e, v); });
+            keep_admissible(keys.vertex_vertex, keys.vertex_shift,
+                            [&](Index a, Index b) { return mesh.filter_admits_vertex_vertex(a, b); });
+        }
         return keys;
     }
 

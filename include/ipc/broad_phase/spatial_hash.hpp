@@ -8,6 +8,7 @@
 /// triangles) are kept aside and tested directly.
 
 #include <ipc/broad_phase/aabb.hpp>
+#include <ipc/core/hash.hpp>
 #include <ipc/core/types.hpp>
 
 #include <tsl/robin_map.h>

@@ -15,6 +15,16 @@
 /// same offset). So the energy equals the sum over source pairs exactly and
 /// stays continuous when a pair changes region.
 ///
+/// Collision filter (CollisionMesh::set_collision_groups and friends,
+/// collision_filter.hpp). Pairs the filter rules out are never in the set
+/// (also when they are in the given candidates). Each source pair carries a
+/// stiffness scale s (the largest over its vertex group pairs that may
+/// collide; 1 without a filter), and a stencil's weight is the sum of the
+/// scales of its source pairs (the count of source pairs when every s is
+/// 1): the barrier, the lagged friction's normal force and normal adhesion
+/// of a pair are all multiplied by its s, and the energy stays continuous
+/// across region changes.
+///
 /// Edge-edge pairs whose edges are nearly parallel, |ea x eb|^2 < eps_x with
 /// eps_x = 1e-3 |ea_rest|^2 |eb_rest|^2 (IPC eq. 24), are never reduced: they
 /// are kept as EdgeEdgeCollision with their actual distance type so the
@@ -102,7 +112,7 @@ struct VertexVertexCollision {
     static constexpr int num_vertices = 2;
     std::array<Index, 2> vertices {}; ///< the two vertices
     double offset = 0;                ///< xi (m)
-    double weight = 1;                ///< number of source pairs merged here
+    double weight = 1;                ///< sum of the stiffness scales of the source pairs merged here (their number without a filter)
 
     /// Squared distance (m^2) from the stacked positions x = (v0, v1).
     double distance_squared(const Vector<double, 6>& x) const
@@ -127,7 +137,7 @@ struct EdgeVertexCollision {
     static constexpr int num_vertices = 3;
     std::array<Index, 3> vertices {}; ///< point, edge start, edge end
     double offset = 0;                ///< xi (m)
-    double weight = 1;                ///< number of source pairs merged here
+    double weight = 1;                ///< sum of the stiffness scales of the source pairs merged here (their number without a filter)
 
     /// Squared distance (m^2) from the stacked positions x = (p, e0, e1).
     double distance_squared(const Vector<double, 9>& x) const
@@ -156,7 +166,7 @@ struct EdgeEdgeCollision {
     EdgeEdgeDistanceType type = EdgeEdgeDistanceType::EA_EB; ///< distance formula
     double offset = 0;                 ///< xi (m)
     double mollifier_threshold = 0;    ///< eps_x (m^4) from the rest positions
-    double weight = 1;                 ///< always 1 (never merged)
+    double weight = 1;                 ///< the pair's stiffness scale (never merged; 1 without a filter)
 
     /// Squared distance (m^2) from the stacked positions x = (ea0, ea1, eb0, eb1).
     double distance_squared(const Vector<double, 12>& x) const
@@ -184,7 +194,7 @@ struct FaceVertexCollision {
     std::array<Index, 4> vertices {}; ///< point, t0, t1, t2
     Index face = 0;                   ///< row of mesh.faces()
     double offset = 0;                ///< xi (m)
-    double weight = 1;                ///< always 1 (never merged)
+    double weight = 1;                ///< the pair's stiffness scale (never merged; 1 without a filter)
 
     /// Squared distance (m^2) from the stacked positions x = (p, t0, t1, t2).
     double distance_squared(const Vector<double, 12>& x) const
@@ -216,7 +226,8 @@ public:
     /// Builds the set from precomputed candidate pairs (any superset of the
     /// pairs within xi + dhat, e.g. from a broad phase with inflation
     /// dhat + dmin).
-    /// @param candidates  pairs to test (pairs sharing a vertex are skipped)
+    /// @param candidates  pairs to test (pairs sharing a vertex and pairs the
+    ///                    mesh's collision filter rules out are skipped)
     /// @param mesh        the collision mesh (2D or 3D), radii give the offsets
     /// @param V           positions, mesh.num_vertices() x mesh.dim() (m)
     /// @param dhat        activation distance (m), > 0
@@ -292,6 +303,7 @@ namespace detail {
     struct ReducedPair {
         std::array<Index, 3> vertices;
         double offset;
+        double scale; ///< stiffness scale of the source pair (not part of the key)
     };
 
     struct ReducedPairHash {
@@ -314,13 +326,13 @@ namespace detail {
         }
     };
 
-    inline ReducedPair reduced_point_point(Index a, Index b, double offset)
+    inline ReducedPair reduced_point_point(Index a, Index b, double offset, double scale)
     {
-        return { { { std::min(a, b), std::max(a, b), Index(-1) } }, offset };
+        return { { { std::min(a, b), std::max(a, b), Index(-1) } }, offset, scale };
     }
-    inline ReducedPair reduced_point_edge(Index p, Index e0, Index e1, double offset)
+    inline ReducedPair reduced_point_edge(Index p, Index e0, Index e1, double offset, double scale)
     {
-        return { { { p, std::min(e0, e1), std::max(e0, e1) } }, offset };
+        return { { { p, std::min(e0, e1), std::max(e0, e1) } }, offset, scale };
     }
 
     /// What one block of candidates produced.
@@ -394,6 +406,11 @@ inline void Collisions::build(const Candidates& candidates, const CollisionMesh&
     const Eigen::MatrixXi& F = mesh.faces();
     const Eigen::MatrixXd& rest = mesh.rest_positions();
     using detail::row3;
+    // Collision filter (collision_filter.hpp): each active source pair's
+    // stiffness scale s goes into the weight of its stencil (a pair the
+    // filter rules out, s = 0, is skipped). Without a filter s = 1 and the
+    // weights count the merged source pairs.
+    const bool filtered = mesh.has_collision_filter();
 
     // Point-point candidates.
     const auto vv_blocks = detail::process_in_blocks<detail::CollisionBlock>(
@@ -405,7 +422,10 @@ inline void Collisions::build(const Candidates& candidates, const CollisionMesh&
             const double xi = mesh.vertex_vertex_offset(c.v0, c.v1) + dmin;
             const double d2 = (row3(V, c.v0) - row3(V, c.v1)).squaredNorm();
             if (offset_barrier_active(d2, xi, dhat)) {
-                out.reduced.push_back(detail::reduced_point_point(c.v0, c.v1, xi));
+                const double s = filtered ? mesh.vertex_vertex_stiffness_scale(c.v0, c.v1) : 1.0;
+                if (s != 0) {
+                    out.reduced.push_back(detail::reduced_point_point(c.v0, c.v1, xi, s));
+                }
             }
         });
 
@@ -422,10 +442,14 @@ inline void Collisions::build(const Candidates& candidates, const CollisionMesh&
             if (!offset_barrier_active(cl.distance_squared, xi, dhat)) {
                 return;
             }
+            const double s = filtered ? mesh.edge_vertex_stiffness_scale(c.edge, p) : 1.0;
+            if (s == 0) {
+                return;
+            }
             switch (cl.type) {
-            case PointEdgeDistanceType::P_E0: out.reduced.push_back(detail::reduced_point_point(p, e0, xi)); break;
-            case PointEdgeDistanceType::P_E1: out.reduced.push_back(detail::reduced_point_point(p, e1, xi)); break;
-            case PointEdgeDistanceType::P_E: out.reduced.push_back(detail::reduced_point_edge(p, e0, e1, xi)); break;
+            case PointEdgeDistanceType::P_E0: out.reduced.push_back(detail::reduced_point_point(p, e0, xi, s)); break;
+            case PointEdgeDistanceType::P_E1: out.reduced.push_back(detail::reduced_point_point(p, e1, xi, s)); break;
+            case PointEdgeDistanceType::P_E: out.reduced.push_back(detail::reduced_point_edge(p, e0, e1, xi, s)); break;
             }
         });
 
@@ -455,6 +479,10 @@ inline void Collisions::build(const Candidates& candidates, const CollisionMesh&
             if (!offset_barrier_active(cl.distance_squared, xi, dhat)) {
                 return;
             }
+            const double s = filtered ? mesh.edge_edge_stiffness_scale(c.edge0, c.edge1) : 1.0;
+            if (s == 0) {
+                return;
+            }
             const double eps_x = edge_edge_mollifier_threshold(row3(rest, a0), row3(rest, a1), row3(rest, b0), row3(rest, b1));
             using Type = EdgeEdgeDistanceType;
             if (cl.type == Type::EA_EB || mm < eps_x) {
@@ -465,18 +493,19 @@ inline void Collisions::build(const Candidates& candidates, const CollisionMesh&
                 ee.type = cl.type;
                 ee.offset = xi;
                 ee.mollifier_threshold = eps_x;
+                ee.weight = s;
                 out.edge_edge.push_back(ee);
                 return;
             }
             switch (cl.type) {
-            case Type::EA0_EB0: out.reduced.push_back(detail::reduced_point_point(a0, b0, xi)); break;
-            case Type::EA0_EB1: out.reduced.push_back(detail::reduced_point_point(a0, b1, xi)); break;
-            case Type::EA1_EB0: out.reduced.push_back(detail::reduced_point_point(a1, b0, xi)); break;
-            case Type::EA1_EB1: out.reduced.push_back(detail::reduced_point_point(a1, b1, xi)); break;
-            case Type::EA_EB0: out.reduced.push_back(detail::reduced_point_edge(b0, a0, a1, xi)); break;
-            case Type::EA_EB1: out.reduced.push_back(detail::reduced_point_edge(b1, a0, a1, xi)); break;
-            case Type::EA0_EB: out.reduced.push_back(detail::reduced_point_edge(a0, b0, b1, xi)); break;
-            case Type::EA1_EB: out.reduced.push_back(detail::reduced_point_edge(a1, b0, b1, xi)); break;
+            case Type::EA0_EB0: out.reduced.push_back(detail::reduced_point_point(a0, b0, xi, s)); break;
+            case Type::EA0_EB1: out.reduced.push_back(detail::reduced_point_point(a0, b1, xi, s)); break;
+            case Type::EA1_EB0: out.reduced.push_back(detail::reduced_point_point(a1, b0, xi, s)); break;
+            case Type::EA1_EB1: out.reduced.push_back(detail::reduced_point_point(a1, b1, xi, s)); break;
+            case Type::EA_EB0: out.reduced.push_back(detail::reduced_point_edge(b0, a0, a1, xi, s)); break;
+            case Type::EA_EB1: out.reduced.push_back(detail::reduced_point_edge(b1, a0, a1, xi, s)); break;
+            case Type::EA0_EB: out.reduced.push_back(detail::reduced_point_edge(a0, b0, b1, xi, s)); break;
+            case Type::EA1_EB: out.reduced.push_back(detail::reduced_point_edge(a1, b0, b1, xi, s)); break;
             case Type::EA_EB: break;
             }
         });
@@ -505,6 +534,10 @@ inline void Collisions::build(const Candidates& candidates, const CollisionMesh&
             if (!offset_barrier_active(cl.distance_squared, xi, dhat)) {
                 return;
             }
+            const double s = filtered ? mesh.face_vertex_stiffness_scale(c.face, p) : 1.0;
+            if (s == 0) {
+                return;
+            }
             using Type = PointTriangleDistanceType;
             switch (cl.type) {
             case Type::P_T: {
@@ -512,15 +545,16 @@ inline void Collisions::build(const Candidates& candidates, const CollisionMesh&
                 fv.vertices = { { p, t0, t1, t2 } };
                 fv.face = c.face;
                 fv.offset = xi;
+                fv.weight = s;
                 out.face_vertex.push_back(fv);
                 break;
             }
-            case Type::P_T0: out.reduced.push_back(detail::reduced_point_point(p, t0, xi)); break;
-            case Type::P_T1: out.reduced.push_back(detail::reduced_point_point(p, t1, xi)); break;
-            case Type::P_T2: out.reduced.push_back(detail::reduced_point_point(p, t2, xi)); break;
-            case Type::P_E0: out.reduced.push_back(detail::reduced_point_edge(p, t0, t1, xi)); break;
-            case Type::P_E1: out.reduced.push_back(detail::reduced_point_edge(p, t1, t2, xi)); break;
-            case Type::P_E2: out.reduced.push_back(detail::reduced_point_edge(p, t2, t0, xi)); break;
+            case Type::P_T0: out.reduced.push_back(detail::reduced_point_point(p, t0, xi, s)); break;
+            case Type::P_T1: out.reduced.push_back(detail::reduced_point_point(p, t1, xi, s)); break;
+            case Type::P_T2: out.reduced.push_back(detail::reduced_point_point(p, t2, xi, s)); break;
+            case Type::P_E0: out.reduced.push_back(detail::reduced_point_edge(p, t0, t1, xi, s)); break;
+            case Type::P_E1: out.reduced.push_back(detail::reduced_point_edge(p, t1, t2, xi, s)); break;
+            case Type::P_E2: out.reduced.push_back(detail::reduced_point_edge(p, t2, t0, xi, s)); break;
             }
         });
 
@@ -535,9 +569,9 @@ inline void Collisions::build(const Candidates& candidates, const CollisionMesh&
                 const auto found = index.find(r);
                 if (found != index.end()) {
                     if (is_point_point) {
-                        vertex_vertex[found->second].weight += 1;
+                        vertex_vertex[found->second].weight += r.scale;
                     } else {
-                        edge_vertex[found->second].weight += 1;
+                        edge_vertex[found->second].weight += r.scale;
                     }
                     continue;
                 }
@@ -546,12 +580,14 @@ inline void Collisions::build(const Candidates& candidates, const CollisionMesh&
                     VertexVertexCollision vv;
                     vv.vertices = { { r.vertices[0], r.vertices[1] } };
                     vv.offset = r.offset;
+                    vv.weight = r.scale;
                     vertex_vertex.push_back(vv);
                 } else {
                     index.emplace(r, edge_vertex.size());
                     EdgeVertexCollision ev;
                     ev.vertices = r.vertices;
                     ev.offset = r.offset;
+                    ev.weight = r.scale;
                     edge_vertex.push_back(ev);
                 }
             }

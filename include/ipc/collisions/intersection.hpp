@@ -22,6 +22,7 @@
 #include <Eigen/Core>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <exception>
 #include <initializer_list>
@@ -345,13 +346,15 @@ namespace detail {
             if (three_d_) {
                 const int a = F_(other, 0), b = F_(other, 1), c = F_(other, 2);
                 if (e0 == a || e0 == b || e0 == c || e1 == a || e1 == b || e1 == c
-                    || all_prescribed({ e0, e1, a, b, c })) {
+                    || all_prescribed({ e0, e1, a, b, c })
+                    || !mesh_.collision_filter().allows(std::array<int, 2> { { e0, e1 } }, std::array<int, 3> { { a, b, c } })) {
                     return false;
                 }
                 return segment_triangle_intersect(point(e0), point(e1), point(a), point(b), point(c), other);
             }
             const int a = E_(other, 0), b = E_(other, 1);
-            if (other <= e || e0 == a || e0 == b || e1 == a || e1 == b || all_prescribed({ e0, e1, a, b })) {
+            if (other <= e || e0 == a || e0 == b || e1 == a || e1 == b || all_prescribed({ e0, e1, a, b })
+                || !mesh_.collision_filter().allows(std::array<int, 2> { { e0, e1 } }, std::array<int, 2> { { a, b } })) {
                 return false;
             }
             return segments_intersect_2d(point(e0), point(e1), point(a), point(b));
@@ -430,7 +433,10 @@ namespace detail {
 /// 2D two edges share a point. Touching counts as intersecting (IPC needs a
 /// strictly positive distance); pairs that share a vertex are not tested.
 /// Radii are ignored (this is about the mid-surfaces). Pairs whose vertices
-/// are all prescribed (obstacles against obstacles) are not tested. Codimension-2 contacts
+/// are all prescribed (obstacles against obstacles) are not tested, nor are
+/// pairs the mesh's collision filter rules out (no (edge vertex, face or
+/// other edge vertex) pair may collide, see collision_filter.hpp): bodies
+/// that may not collide may pass through each other. Codimension-2 contacts
 /// (rod crossing rod, a particle on a face) are not reported.
 /// Validates V (throws ipc::invalid_argument); throws
 /// ipc::degenerate_geometry for a collinear face met by a coplanar edge.

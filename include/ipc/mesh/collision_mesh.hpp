@@ -22,6 +22,10 @@
 ///   (Builder::prescribed_vertices: obstacles, fixed or moved by a script) is
 ///   never admissible: nothing in it can respond, and obstacles may touch or
 ///   overlap each other by design.
+/// - In every case, the collision filter (collision_filter.hpp: per-vertex
+///   group ids, group pairs that never collide, per-group-pair stiffness
+///   scales, a vertex-pair predicate) must admit the pair: some (vertex of
+///   one primitive, vertex of the other) pair may collide.
 ///
 /// 2D (positions with two columns; faces are not allowed)
 /// - point-edge: every colliding vertex against every edge.
@@ -51,7 +55,9 @@
 /// below xi + dhat.
 
 #include <ipc/core/error.hpp>
+#include <ipc/core/hash.hpp>
 #include <ipc/core/types.hpp>
+#include <ipc/mesh/collision_filter.hpp>
 
 #include <Eigen/Core>
 #include <Eigen/Geometry>
@@ -63,6 +69,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -209,7 +216,8 @@ public:
         }
         const int v = int(vertex);
         return faces_(face, 0) != v && faces_(face, 1) != v && faces_(face, 2) != v
-            && !all_prescribed(v, faces_(face, 0), faces_(face, 1), faces_(face, 2));
+            && !all_prescribed(v, faces_(face, 0), faces_(face, 1), faces_(face, 2))
+            && filter_admits_face_vertex(face, vertex);
     }
 
     /// Edge-edge pair admissible: 3D, distinct edges sharing no vertex.
@@ -220,7 +228,8 @@ public:
         }
         const int a0 = edges_(edge0, 0), a1 = edges_(edge0, 1);
         const int b0 = edges_(edge1, 0), b1 = edges_(edge1, 1);
-        return a0 != b0 && a0 != b1 && a1 != b0 && a1 != b1 && !all_prescribed(a0, a1, b0, b1);
+        return a0 != b0 && a0 != b1 && a1 != b0 && a1 != b1 && !all_prescribed(a0, a1, b0, b1)
+            && filter_admits_edge_edge(edge0, edge1);
     }
 
     /// Point-edge pair admissible: v collides and is not an endpoint; in 3D
@@ -234,13 +243,154 @@ public:
             return false;
         }
         const int v = int(vertex);
-        return edges_(edge, 0) != v && edges_(edge, 1) != v && !all_prescribed(v, edges_(edge, 0), edges_(edge, 1));
+        return edges_(edge, 0) != v && edges_(edge, 1) != v && !all_prescribed(v, edges_(edge, 0), edges_(edge, 1))
+            && filter_admits_edge_vertex(edge, vertex);
     }
 
     /// Point-point pair admissible: two distinct free particles.
     bool can_collide_vertex_vertex(Index v0, Index v1) const
     {
-        return v0 != v1 && is_particle(v0) && is_particle(v1) && !all_prescribed(v0, v1);
+        return v0 != v1 && is_particle(v0) && is_particle(v1) && !all_prescribed(v0, v1)
+            && filter_admits_vertex_vertex(v0, v1);
+    }
+
+    // ------------------------------------------------------- collision filter
+    // Who may touch whom and how stiffly (see collision_filter.hpp for the
+    // rules). Group ids index the rows of the vertex matrix (every vertex,
+    // colliding or not: this mesh has no separate collision-vertex
+    // numbering). Copies of the mesh carry the filter along.
+
+    /// Sets the group (body) id of every vertex: num_vertices() entries,
+    /// ids >= 0; the number of groups is the largest id + 1. Clears the pair
+    /// rules set before (disabled pairs, stiffness scales); keeps the
+    /// predicate. Group ids alone change nothing: all groups collide with
+    /// scale 1 until disable_collisions or set_stiffness_scale is called.
+    /// Throws ipc::invalid_argument for a wrong size (naming both sizes) or a
+    /// negative or too large id (naming the vertex and the id).
+    void set_collision_groups(const Eigen::Ref<const Eigen::VectorXi>& group_of_vertex)
+    {
+        filter_.set_groups(group_of_vertex, num_vertices(), "CollisionMesh::set_collision_groups");
+        // Group of each edge and face (-1 when its vertices mix groups): one
+        // look-up per pair of single-group primitives.
+        const auto group_of = [&](const Eigen::MatrixXi& elements, Index i) {
+            const int g = group_of_vertex[elements(i, 0)];
+            for (Index k = 1; k < elements.cols(); ++k) {
+                if (group_of_vertex[elements(i, k)] != g) {
+                    return -1;
+                }
+            }
+            return g;
+        };
+        edge_groups_.resize(size_t(num_edges()));
+        for (Index e = 0; e < num_edges(); ++e) {
+            edge_groups_[size_t(e)] = group_of(edges_, e);
+        }
+        face_groups_.resize(size_t(num_faces()));
+        for (Index f = 0; f < num_faces(); ++f) {
+            face_groups_[size_t(f)] = group_of(faces_, f);
+        }
+    }
+    /// Group id of every vertex (empty when none was set).
+    const Eigen::VectorXi& collision_groups() const { return filter_.groups(); }
+    /// Number of groups (largest id + 1; 0 when none was set).
+    int num_collision_groups() const { return filter_.num_groups(); }
+
+    /// Pairs between groups a and b (either order; a == b: the self-contact
+    /// of group a) are never admissible: such primitives may pass through
+    /// each other (no barrier, no CCD hit, no intersection reported). Throws
+    /// ipc::invalid_argument for an id outside [0, num_collision_groups()).
+    void disable_collisions(int group_a, int group_b) { filter_.disable_collisions(group_a, group_b); }
+    /// Undoes disable_collisions (the default). Throws as disable_collisions.
+    void enable_collisions(int group_a, int group_b) { filter_.enable_collisions(group_a, group_b); }
+    /// True when groups a and b may collide. Throws as disable_collisions.
+    bool groups_can_collide(int group_a, int group_b) const { return filter_.groups_can_collide(group_a, group_b); }
+
+    /// Multiplies the barrier of pairs between groups a and b (either order)
+    /// by scale (> 0, finite, dimensionless; default 1): Collisions::build
+    /// puts the pair scale (the largest over the pair's vertex group pairs
+    /// that may collide) into the stencil weights. Throws
+    /// ipc::invalid_argument for an id outside [0, num_collision_groups())
+    /// or a bad scale.
+    void set_stiffness_scale(int group_a, int group_b, double scale)
+    {
+        filter_.set_stiffness_scale(group_a, group_b, scale);
+    }
+    /// Stiffness scale of groups a and b. Throws as disable_collisions.
+    double stiffness_scale(int group_a, int group_b) const { return filter_.stiffness_scale(group_a, group_b); }
+
+    /// Vertex-pair predicate, combined with the groups by AND: pairs of
+    /// vertices a < b for which it returns false may not collide (a primitive
+    /// pair stays admissible while some vertex pair may). Called from
+    /// several threads at once for every candidate pair: keep it pure and
+    /// cheap. An empty function removes it.
+    void set_can_collide(std::function<bool(Index, Index)> predicate)
+    {
+        filter_.set_can_collide(std::move(predicate));
+    }
+
+    /// Removes the groups, the pair rules and the predicate.
+    void clear_collision_filter()
+    {
+        filter_ = CollisionFilter();
+        edge_groups_.clear();
+        face_groups_.clear();
+    }
+    /// The filter (read only).
+    const CollisionFilter& collision_filter() const { return filter_; }
+    /// True when the filter can rule a pair out or scale it (some pair rule
+    /// or a predicate); false means no filter cost at all.
+    bool has_collision_filter() const { return filter_.active(); }
+
+    // The filter's part of the admissibility (no range checks; inner
+    // loops): true when some (vertex of one primitive, vertex of the other)
+    // pair may collide, always true without a filter. The pair rules and
+    // incidence exclusions are not checked here; can_collide_* include these.
+
+    /// Filter admits point-triangle pair (face, vertex).
+    bool filter_admits_face_vertex(Index face, Index vertex) const
+    {
+        return !filter_.active() || face_vertex_rule(face, vertex, false) != 0.0;
+    }
+    /// Filter admits edge-edge pair (edge0, edge1).
+    bool filter_admits_edge_edge(Index edge0, Index edge1) const
+    {
+        return !filter_.active() || edge_edge_rule(edge0, edge1, false) != 0.0;
+    }
+    /// Filter admits point-edge pair (edge, vertex).
+    bool filter_admits_edge_vertex(Index edge, Index vertex) const
+    {
+        return !filter_.active() || edge_vertex_rule(edge, vertex, false) != 0.0;
+    }
+    /// Filter admits point-point pair (v0, v1).
+    bool filter_admits_vertex_vertex(Index v0, Index v1) const
+    {
+        return !filter_.active() || filter_.vertex_pair_rule(v0, v1) != 0.0;
+    }
+
+    // Stiffness scale of a primitive pair (no range checks; inner loops):
+    // the largest scale over its vertex pairs that may collide, 0 when the
+    // filter rules the pair out, 1 without a filter. Pair rules other than
+    // the filter's are not checked here.
+
+    /// Stiffness scale of point-triangle pair (face, vertex).
+    double face_vertex_stiffness_scale(Index face, Index vertex) const
+    {
+        return filter_.active() ? face_vertex_rule(face, vertex, true) : 1.0;
+    }
+    /// Stiffness scale of edge-edge pair (edge0, edge1).
+    double edge_edge_stiffness_scale(Index edge0, Index edge1) const
+    {
+        return filter_.active() ? edge_edge_rule(edge0, edge1, true) : 1.0;
+    }
+    /// Stiffness scale of point-edge pair (edge, vertex).
+    double edge_vertex_stiffness_scale(Index edge, Index vertex) const
+    {
+        return filter_.active() ? edge_vertex_rule(edge, vertex, true) : 1.0;
+    }
+    /// Stiffness scale of point-point pair (v0, v1).
+    double vertex_vertex_stiffness_scale(Index v0, Index v1) const
+    {
+        return filter_.active() ? filter_.vertex_pair_rule(v0, v1) : 1.0;
     }
 
     // ----------------------------------------------------------- validation
@@ -268,6 +418,49 @@ private:
     static constexpr unsigned char prescribed_flag = 16;
     bool has_prescribed_ = false;
 
+    std::array<int, 2> edge_array(Index e) const { return { { edges_(e, 0), edges_(e, 1) } }; }
+    std::array<int, 3> face_array(Index f) const { return { { faces_(f, 0), faces_(f, 1), faces_(f, 2) } }; }
+
+    // Group of a vertex, edge or face for the filter's fast path (-1: mixed
+    // groups or no groups).
+    int vertex_group(Index v) const { return filter_.has_groups() ? filter_.groups()[v] : -1; }
+    int edge_group(Index e) const { return edge_groups_.empty() ? -1 : edge_groups_[size_t(e)]; }
+    int face_group(Index f) const { return face_groups_.empty() ? -1 : face_groups_[size_t(f)]; }
+
+    // Filter rule of a primitive pair (active filter): 0 when it rules the
+    // pair out, else its stiffness scale (largest) or any positive value
+    // (!largest: stops at the first vertex pair that may collide). Two
+    // single-group primitives without a predicate take one table look-up.
+    template <std::size_t A, std::size_t B>
+    double filter_rule(const std::array<int, A>& first, const std::array<int, B>& second, bool largest) const
+    {
+        return largest ? filter_.pair_scale(first, second) : double(filter_.allows(first, second));
+    }
+    double face_vertex_rule(Index face, Index vertex, bool largest) const
+    {
+        const int gf = face_group(face), gv = vertex_group(vertex);
+        if (gf >= 0 && gv >= 0 && !filter_.has_predicate()) {
+            return filter_.group_pair_rule(gf, gv);
+        }
+        return filter_rule(face_array(face), std::array<int, 1> { { int(vertex) } }, largest);
+    }
+    double edge_edge_rule(Index edge0, Index edge1, bool largest) const
+    {
+        const int g0 = edge_group(edge0), g1 = edge_group(edge1);
+        if (g0 >= 0 && g1 >= 0 && !filter_.has_predicate()) {
+            return filter_.group_pair_rule(g0, g1);
+        }
+        return filter_rule(edge_array(edge0), edge_array(edge1), largest);
+    }
+    double edge_vertex_rule(Index edge, Index vertex, bool largest) const
+    {
+        const int ge = edge_group(edge), gv = vertex_group(vertex);
+        if (ge >= 0 && gv >= 0 && !filter_.has_predicate()) {
+            return filter_.group_pair_rule(ge, gv);
+        }
+        return filter_rule(edge_array(edge), std::array<int, 1> { { int(vertex) } }, largest);
+    }
+
     /// True when every vertex of the stencil is prescribed.
     template <typename... Vertices> bool all_prescribed(Vertices... v) const
     {
@@ -283,6 +476,8 @@ private:
     std::vector<unsigned char> vertex_flags_;
     std::vector<unsigned char> edge_is_rod_;
     std::vector<Index> collision_vertices_, codim_vertices_, particles_, rod_edges_;
+    CollisionFilter filter_;
+    std::vector<int> edge_groups_, face_groups_; // see set_collision_groups
 };
 
 /// Assembles a CollisionMesh from any mix of codimensions: tetrahedral volumes
@@ -451,30 +646,6 @@ namespace detail {
         }
     }
 
-    /// Hash of a 64-bit key with all bits mixed (std::hash of an integer is
-    /// the identity in common standard libraries, which clusters packed keys
-    /// in a power-of-two table).
-    struct MixedHash {
-        std::size_t operator()(std::uint64_t x) const
-        {
-            x ^= x >> 30;
-            x *= 0xbf58476d1ce4e5b9ull;
-            x ^= x >> 27;
-            x *= 0x94d049bb133111ebull;
-            x ^= x >> 31;
-            return std::size_t(x);
-        }
-    };
-
-    /// Key of an undirected edge.
-    inline std::uint64_t edge_key(int a, int b)
-    {
-        if (a > b) {
-            std::swap(a, b);
-        }
-        return (std::uint64_t(std::uint32_t(a)) << 32) | std::uint64_t(std::uint32_t(b));
-    }
-
     /// Boundary triangles of a tetrahedral mesh, outward oriented, in order of
     /// (tetrahedron, local face). Indices must already be validated.
     inline Eigen::MatrixXi tetrahedra_boundary(const Eigen::MatrixXd& V, const Eigen::MatrixXi& T)
@@ -614,7 +785,7 @@ inline CollisionMesh CollisionMesh::Builder::build() const
     std::vector<std::array<int, 2>> edge_list;
     edge_list.reserve(size_t(edges_.rows() + F.rows() * 3 / 2 + 1));
     for (Index e = 0; e < edges_.rows(); ++e) {
-        const auto inserted = edge_index.emplace(detail::edge_key(edges_(e, 0), edges_(e, 1)), e);
+        const auto inserted = edge_index.emplace(detail::unordered_pair_key(edges_(e, 0), edges_(e, 1)), e);
         require(inserted.second, "edge ", e, " repeats edge ", inserted.first->second, " (vertices ",
                 edges_(e, 0), ", ", edges_(e, 1), ")");
         edge_list.push_back({ { edges_(e, 0), edges_(e, 1) } });
@@ -623,7 +794,7 @@ inline CollisionMesh CollisionMesh::Builder::build() const
     for (Index f = 0; f < F.rows(); ++f) {
         for (int k = 0; k < 3; ++k) {
             const int a = F(f, k), b = F(f, (k + 1) % 3);
-            const auto inserted = edge_index.emplace(detail::edge_key(a, b), Index(edge_list.size()));
+            const auto inserted = edge_index.emplace(detail::unordered_pair_key(a, b), Index(edge_list.size()));
             if (inserted.second) {
                 edge_list.push_back({ { a, b } });
                 edge_on_face.push_back(1);

@@ -5,6 +5,12 @@
 /// (multiplicity), m_k the edge-edge mollifier (1 for the other stencils), xi_k
 /// its offset and b the barrier shape (ClampedLogBarrier by default).
 ///
+/// Per-pair stiffness: when the mesh has a collision filter with stiffness
+/// scales (CollisionMesh::set_stiffness_scale), Collisions::build puts each
+/// source pair's scale into w_k (the sum of the scales of the pairs merged
+/// into a stencil), so energy, gradient and Hessian are all scaled alike and
+/// the effective stiffness of a pair is kappa times its scale.
+///
 /// kappa (the barrier stiffness) is inside the potential: every value,
 /// gradient and Hessian returned here is already multiplied by it. Use
 /// stiffness 1 to get the unscaled sum (e.g. for initial_barrier_stiffness).
