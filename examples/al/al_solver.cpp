@@ -94,7 +94,7 @@ namespace {
 class AlSimulator::Impl {
 public:
     Impl(Model model, const AlParameters& parameters)
-        : model_(std::move(model))
+        : model_(model.analytic_obstacles.empty() ? std::move(model) : model.with_meshed_obstacles())
         , p_(parameters)
     {
         require(std::isfinite(p_.dt) && p_.dt > 0, "AlSimulator: time step must be positive, got ", p_.dt);

@@ -30,6 +30,11 @@
 /// after 50 iterations in a row with alpha < 1e-4, mu doubles and delta
 /// halves (the paper's stall guard).
 ///
+/// Contact is between mesh primitives only: the model's analytic obstacles
+/// (a ground plane) become obstacle meshes inscribed in them
+/// (Model::with_meshed_obstacles, a plane as the square board it is drawn
+/// as), appended after the model's vertices; model() returns that model.
+///
 /// This header declares the simulator; al_solver.cpp holds its
 /// implementation, compiled once into the al_solver library.
 

@@ -2,11 +2,11 @@
 /// @file
 /// What the example programs report about how close their surfaces came:
 /// the smallest true distance and the smallest gap (distance - offset xi)
-/// over the pairs of a collision set, measured at the state written out.
-
-#include <common/sparse_assembly.hpp>
+/// over the pairs of a collision set and the vertex-obstacle contacts,
+/// measured at the state written out.
 
 #include <ipc/collisions/collisions.hpp>
+#include <ipc/obstacles/obstacle_collisions.hpp>
 
 #include <Eigen/Core>
 
@@ -21,13 +21,14 @@ struct ContactDistances {
     std::optional<double> min_gap;      ///< smallest distance - offset (m); none without pairs
 };
 
-/// The smallest distance and gap over the pairs of c at positions x (n x 3).
+/// The smallest distance and gap over the pairs of c at positions x (n x 3,
+/// or n x 2 for a 2D mesh).
 inline ContactDistances contact_distances(const Collisions& c, const Eigen::MatrixXd& x)
 {
     ContactDistances out;
     const auto visit = [&](const auto& list) {
         for (const auto& k : list) {
-            const double d = std::sqrt(k.distance_squared(gather(x, k.vertices)));
+            const double d = std::sqrt(k.distance_squared(ipc::detail::gather_positions(x, k.vertices)));
             out.min_distance = out.min_distance ? std::min(*out.min_distance, d) : d;
             out.min_gap = out.min_gap ? std::min(*out.min_gap, d - k.offset) : d - k.offset;
         }
@@ -39,12 +40,31 @@ inline ContactDistances contact_distances(const Collisions& c, const Eigen::Matr
     return out;
 }
 
-/// The same over the pairs of mesh at x whose gap is within `within` (m).
-inline ContactDistances contact_distances(const CollisionMesh& mesh, const Eigen::MatrixXd& x, double within)
+/// Adds the vertex-obstacle contacts of c at x to out: the distance is the
+/// obstacle's signed distance phi at the vertex, the gap phi - xi.
+inline void add_contact_distances(const ObstacleCollisions& c, const Eigen::MatrixXd& x, ContactDistances& out)
+{
+    for (const VertexObstacleCollision& k : c.vertex_obstacle) {
+        const double d = c.obstacles.signed_distance(k.obstacle, x.row(k.vertex).transpose());
+        out.min_distance = out.min_distance ? std::min(*out.min_distance, d) : d;
+        out.min_gap = out.min_gap ? std::min(*out.min_gap, d - k.offset) : d - k.offset;
+    }
+}
+
+/// The same over the pairs of mesh at x whose gap is within `within` (m),
+/// and the vertices within `within` of their offset from an obstacle.
+inline ContactDistances contact_distances(const CollisionMesh& mesh, const Eigen::MatrixXd& x, double within,
+    const ObstacleSet& obstacles = {})
 {
     Collisions c;
     c.build(mesh, x, within);
-    return contact_distances(c, x);
+    ContactDistances out = contact_distances(c, x);
+    if (!obstacles.empty()) {
+        ObstacleCollisions o;
+        o.build(mesh, x, obstacles, within);
+        add_contact_distances(o, x, out);
+    }
+    return out;
 }
 
 } // namespace ipc::examples

@@ -65,6 +65,49 @@ inline const char* name_of(VertexKind k)
     return "?";
 }
 
+/// Analytic obstacles drawn as meshes inscribed in their shapes (a plane as
+/// a square board of its board_extent), for frame files and pictures.
+struct ObstacleDrawing {
+    Eigen::MatrixXd vertices;            ///< every obstacle's vertices, in order (m)
+    std::vector<ObjObject> objects;      ///< one `obstacle_NAME` per obstacle (NAME_K when a name repeats)
+    std::vector<Eigen::Vector3i> faces;  ///< all triangles, indices offset by first_vertex
+};
+
+/// The drawing of obstacles whose vertices will follow first_vertex others
+/// in the file (indices in objects and faces include that offset).
+inline ObstacleDrawing obstacle_drawing(const std::vector<AnalyticObstacle>& obstacles, Eigen::Index first_vertex)
+{
+    ObstacleDrawing out;
+    out.vertices.resize(0, 3);
+    std::vector<std::string> names;
+    for (const AnalyticObstacle& o : obstacles) {
+        names.push_back(ipc::obstacle_name(o.shape));
+    }
+    for (std::size_t k = 0; k < obstacles.size(); ++k) {
+        const ipc::ObstacleMesh mesh = ipc::obstacle_mesh(obstacles[k].shape, 48, obstacles[k].board_extent);
+        const Eigen::Index base = first_vertex + out.vertices.rows();
+        out.vertices.conservativeResize(out.vertices.rows() + mesh.vertices.rows(), 3);
+        out.vertices.bottomRows(mesh.vertices.rows()) = mesh.vertices;
+        const bool unique = std::count(names.begin(), names.end(), names[k]) == 1;
+        ObjObject object { "obstacle_" + names[k] + (unique ? "" : "_" + std::to_string(k)), {}, {}, {} };
+        for (Eigen::Index f = 0; f < mesh.faces.rows(); ++f) {
+            const Eigen::Vector3i t = mesh.faces.row(f).transpose().array() + int(base);
+            object.triangles.push_back(t);
+            out.faces.push_back(t);
+        }
+        out.objects.push_back(std::move(object));
+    }
+    return out;
+}
+
+/// Positions x followed by the drawing's vertices.
+inline Eigen::MatrixXd with_drawing(const Eigen::MatrixXd& x, const ObstacleDrawing& drawing)
+{
+    Eigen::MatrixXd V(x.rows() + drawing.vertices.rows(), 3);
+    V << x, drawing.vertices;
+    return V;
+}
+
 /// The preview picture of positions x: opaque bodies first, then the
 /// cloth blended over them when the scene asks for it, particles as outlined
 /// discs, a caption (scene, step, time, contacts) and a colour legend.
@@ -73,6 +116,11 @@ inline void render_frame(const std::string& path, const Model& m, const ipc::Col
 {
     const Eigen::MatrixXi& F = mesh.faces();
     Rasterizer r(800, 600, scene.eye, scene.target);
+    const ObstacleDrawing analytic = obstacle_drawing(m.analytic_obstacles, 0);
+    for (const Eigen::Vector3i& t : analytic.faces) {
+        r.triangle(analytic.vertices.row(t[0]).transpose(), analytic.vertices.row(t[1]).transpose(),
+            analytic.vertices.row(t[2]).transpose(), color_of(VertexKind::obstacle));
+    }
     auto vertex = [&](Eigen::Index i) -> Eigen::Vector3d { return x.row(i).transpose(); };
 
     std::vector<Eigen::Index> blended;
@@ -117,7 +165,8 @@ inline void render_frame(const std::string& path, const Model& m, const ipc::Col
     std::vector<VertexKind> kinds;
     for (const VertexKind k : { VertexKind::volume, VertexKind::shell, VertexKind::rod, VertexKind::particle,
              VertexKind::obstacle }) {
-        if (std::find(m.kind.begin(), m.kind.end(), k) != m.kind.end()) {
+        if (std::find(m.kind.begin(), m.kind.end(), k) != m.kind.end()
+            || (k == VertexKind::obstacle && !m.analytic_obstacles.empty())) {
             kinds.push_back(k);
         }
     }
@@ -138,7 +187,10 @@ inline void render_frame(const std::string& path, const Model& m, const ipc::Col
 /// and particles under `o bodies`, and each connected obstacle (fixed or
 /// scripted) under its own `o obstacle_K`, K = 0, 1, ... in vertex order;
 /// held segments and points under `o obstacle_segments` and
-/// `o obstacle_points`. Obstacles may touch or overlap each other by design; bodies may not.
+/// `o obstacle_points`; the model's analytic obstacles follow, drawn as
+/// meshes inscribed in their shapes (a plane as a square board), under
+/// `o obstacle_NAME` (obstacle_drawing). Obstacles may touch or overlap each
+/// other by design; bodies may not.
 inline void write_frame(const std::string& path, const Model& m, const ipc::CollisionMesh& mesh,
     const Eigen::MatrixXd& x)
 {
@@ -199,7 +251,9 @@ inline void write_frame(const std::string& path, const Model& m, const ipc::Coll
             objects.push_back(std::move(*o));
         }
     }
-    write_obj(path, x, objects);
+    const ObstacleDrawing analytic = obstacle_drawing(m.analytic_obstacles, x.rows());
+    objects.insert(objects.end(), analytic.objects.begin(), analytic.objects.end());
+    write_obj(path, with_drawing(x, analytic), objects);
 }
 
 } // namespace ipc::examples

@@ -1136,7 +1136,7 @@ namespace {
             model.release = release;
             model.gravity = gravity_ ? Vector3d(0, -9.80665, 0) : Vector3d::Zero();
 
-            // Obstacles: half-spaces as quads (and analytic planes), meshCO.
+            // Obstacles: half-spaces as analytic planes, meshCO as meshes.
             Vector3d lo = Vector3d::Constant(inf), hi = Vector3d::Constant(-inf);
             for (const Component& c : comps) {
                 if (c.kind == ShapeKind::volume) {
@@ -1152,18 +1152,10 @@ namespace {
             const Vector3d centre = 0.5 * (lo + hi);
             const double half_side = 5 * std::max((hi - lo).norm(), 1.0);
             for (const HalfSpaceSpec& h : half_spaces_) {
+                // The half-space itself, as IPC treats it (exact distance and
+                // CCD); drawn as a square board of half-size half_side.
                 const Vector3d p = centre - h.n.dot(centre - h.o) * h.n;
-                Vector3d u = h.n.unitOrthogonal();
-                const Vector3d w = h.n.cross(u); // u x w = n
-                Eigen::MatrixXd V(4, 3);
-                V.row(0) = (p - half_side * u - half_side * w).transpose();
-                V.row(1) = (p + half_side * u - half_side * w).transpose();
-                V.row(2) = (p + half_side * u + half_side * w).transpose();
-                V.row(3) = (p - half_side * u + half_side * w).transpose();
-                Eigen::MatrixXi F(2, 3);
-                F << 0, 1, 2, 0, 2, 3;
-                model.add_obstacle(V, F);
-                scene.shapes.push_back({ ipc::PlaneObstacle { p, h.n }, half_side });
+                model.add_analytic_obstacle(ipc::PlaneObstacle { p, h.n }, half_side);
             }
             for (const MeshCoSpec& m : mesh_cos_) {
                 model.add_obstacle(mesh_co_vertices(m), mesh_co_faces(m));

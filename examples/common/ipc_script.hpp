@@ -23,12 +23,12 @@
 ///   non-null scripts, and codim shapes beyond those DCORotCylinders,
 ///   DCOVerschoorRoller or DCOSquash6 drive) they stay held, with a warning:
 ///   our model gives them no elasticity.
-/// - halfSpace / ground: an obstacle quad (two triangles) in the plane,
-///   centred at the projection of the centre of the AABB of the volumetric
-///   initial positions, side 10 x max(that AABB's diagonal, 1 m), plus the
-///   analytic PlaneObstacle in Scene::shapes (half-size as board extent).
-///   The original tests only vertex-plane contacts of free surface vertices;
-///   the quad gives the same distances for points above it.
+/// - halfSpace / ground: an analytic PlaneObstacle in
+///   Model::analytic_obstacles, as in the original (vertex-plane contacts of
+///   the free surface vertices, exact CCD against the plane). It is drawn as
+///   a square board centred at the projection of the centre of the AABB of
+///   the volumetric initial positions, half-size 5 x max(that AABB's
+///   diagonal, 1 m).
 /// - meshCO: a static obstacle after the four-step transform (centroid,
 ///   rotation, scale by s / L0, translation). Its k and mu are not used (the
 ///   original evaluates no friction against it).

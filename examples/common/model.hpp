@@ -22,6 +22,7 @@
 #include <ipc/core/math.hpp>
 #include <ipc/core/psd_projection.hpp>
 #include <ipc/mesh/collision_mesh.hpp>
+#include <ipc/obstacles/obstacle_set.hpp>
 #include <ipc/potentials/stencil_assembly.hpp>
 
 #include <Eigen/Core>
@@ -72,6 +73,16 @@ struct RodMaterial {
 struct ParticleMaterial {
     double density = 1600;  ///< kg/m^3
     double radius = 1e-3;   ///< physical radius (m), sets the mass
+};
+
+/// A static obstacle given exactly as a signed-distance shape (plane,
+/// sphere, rounded box, capsule) rather than as a mesh: the solvers collide
+/// with the shape itself (ipc::ObstacleCollisions), so a ground costs one
+/// contact per vertex near it and no triangles. board_extent is the half-size
+/// (m) of the square drawn for a plane in frames and pictures.
+struct AnalyticObstacle {
+    ipc::SdfObstacle shape;
+    double board_extent = 1;
 };
 
 /// What a vertex belongs to (for rendering and statistics).
@@ -232,6 +243,9 @@ public:
     std::vector<Shell> shells;      ///< every cloth, in the order added
     std::vector<Body> bodies;       ///< every add_* call, in order
     std::optional<Release> release; ///< when scripted vertices are let go (none: never)
+    /// Static obstacles given as exact shapes, with no vertices of their own
+    /// (a ground plane); see add_analytic_obstacle.
+    std::vector<AnalyticObstacle> analytic_obstacles;
     Eigen::Vector3d gravity { 0, -9.81, 0 }; ///< m/s^2, applied to free vertices
 
     std::vector<Tet> tets;
@@ -365,6 +379,42 @@ public:
             contact_faces.emplace_back(int(base + F(f, 0)), int(base + F(f, 1)), int(base + F(f, 2)));
         }
         return base;
+    }
+
+    /// Adds a static obstacle given exactly by a shape (e.g. a ground
+    /// ipc::PlaneObstacle); board_extent (m) is the half-size of the square
+    /// drawn for a plane. Throws ipc::invalid_argument for an invalid shape.
+    void add_analytic_obstacle(const ipc::SdfObstacle& shape, double board_extent = 1)
+    {
+        std::visit([](const auto& s) { ipc::check_obstacle(s); }, shape);
+        require(std::isfinite(board_extent) && board_extent > 0, "analytic obstacle: board_extent must be positive, got ",
+            board_extent);
+        analytic_obstacles.push_back({ shape, board_extent });
+    }
+
+    /// This model with every analytic obstacle replaced by an obstacle mesh
+    /// inscribed in its shape (ipc::obstacle_mesh; a plane becomes the square
+    /// board of its board_extent), appended after the other vertices: for
+    /// solvers that collide with meshes only.
+    Model with_meshed_obstacles() const
+    {
+        Model m = *this;
+        m.analytic_obstacles.clear();
+        for (const AnalyticObstacle& a : analytic_obstacles) {
+            const ipc::ObstacleMesh mesh = ipc::obstacle_mesh(a.shape, 48, a.board_extent);
+            m.add_obstacle(mesh.vertices, mesh.faces);
+        }
+        return m;
+    }
+
+    /// The analytic obstacles as an ipc::ObstacleSet (in order).
+    ipc::ObstacleSet obstacle_set() const
+    {
+        ipc::ObstacleSet set;
+        for (const AnalyticObstacle& a : analytic_obstacles) {
+            set.shapes.push_back(a.shape);
+        }
+        return set;
     }
 
     /// Adds held segments E (pairs of rows of V) as an obstacle, e.g. pins.

@@ -1002,7 +1002,7 @@ Scene scene_from_json(const nlohmann::json& doc, const std::string& source, cons
 {
     const Node root(doc, "", source);
     root.check_object({ "format", "version", "name", "description", "frames", "physics", "offset", "gravity", "camera",
-        "shell_opacity", "bodies", "fixed", "scripted", "release", "shapes" });
+        "shell_opacity", "bodies", "fixed", "scripted", "release", "shapes", "obstacles" });
     {
         const Node format = root.at("format");
         if (format.string() != format_name) {
@@ -1118,6 +1118,12 @@ Scene scene_from_json(const nlohmann::json& doc, const std::string& source, cons
     if (const auto shapes = root.find("shapes")) {
         for (std::size_t k = 0; k < shapes->size(); ++k) {
             scene.shapes.push_back(read_shape((*shapes)[k]));
+        }
+    }
+    if (const auto obstacles = root.find("obstacles")) {
+        for (std::size_t k = 0; k < obstacles->size(); ++k) {
+            const AnalyticObstacle a = read_shape((*obstacles)[k]);
+            model.add_analytic_obstacle(a.shape, a.board_extent);
         }
     }
 
@@ -1258,6 +1264,11 @@ nlohmann::ordered_json scene_to_json(const Scene& scene)
         shapes.push_back(shape_json(a));
     }
     doc["shapes"] = std::move(shapes);
+    Out obstacles = Out::array();
+    for (const AnalyticObstacle& a : model.analytic_obstacles) {
+        obstacles.push_back(shape_json(a));
+    }
+    doc["obstacles"] = std::move(obstacles);
     return doc;
 }
 

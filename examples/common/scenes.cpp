@@ -82,10 +82,8 @@ Scene cloth_on_sphere(bool paper)
         ShellMaterial {}, 0);
     const TriangleMesh sphere = sphere_mesh({ 0, 0, 0 }, 0.3, paper ? 24 : 12, paper ? 48 : 24);
     s.model.add_obstacle(sphere.vertices, sphere.faces);
-    const TriangleMesh ground = board_mesh({ 0, -0.31, 0 }, 2.5, 4);
-    s.model.add_obstacle(ground.vertices, ground.faces);
-    s.shapes = { { ipc::SphereObstacle { { 0, 0, 0 }, 0.3 } },
-        { ipc::PlaneObstacle { { 0, -0.31, 0 }, { 0, 1, 0 } }, 1.25 } };
+    s.model.add_analytic_obstacle(ipc::PlaneObstacle { { 0, -0.31, 0 }, { 0, 1, 0 } }, 1.25); // the ground
+    s.shapes = { { ipc::SphereObstacle { { 0, 0, 0 }, 0.3 } } };
     s.frames = paper ? 100 : 20;
     s.eye = { 1.2, 1.0, 1.6 };
     s.target = { 0, -0.05, 0 };
@@ -184,8 +182,7 @@ Scene all_in(bool paper)
     s.physics = cloth_physics(0.02, 1e-3, 0.2);
     s.offset = 5e-4;
     const double r = s.offset / 2;
-    const TriangleMesh ground = board_mesh({ 0, 0, 0 }, 1.0, 2);
-    s.model.add_obstacle(ground.vertices, ground.faces, 0);
+    s.model.add_analytic_obstacle(ipc::PlaneObstacle { { 0, 0, 0 }, { 0, 1, 0 } }, 0.5); // the ground
     const TetMesh ball = ball_tet_mesh({ 0, 0.07, 0 }, 0.06, paper ? 10 : 4);
     s.model.add_volume(ball.vertices, ball.tets, VolumeMaterial { 1000, 1e5, 0.4 }, r);
     const int n = paper ? 60 : 10;
@@ -217,11 +214,10 @@ Scene incline(double angle, double mu)
     s.physics.contact_gap = 1e-3;
     s.physics.friction = mu;
     s.physics.eps_v = 1e-5;
-    // Board and block tilted about z; the board's normal is R (0, 1, 0).
-    const TriangleMesh board = board_mesh({ 0, 0, 0 }, 1.0, 2, angle);
-    s.model.add_obstacle(board.vertices, board.faces);
-    TetMesh block = box_tet_mesh({ -0.05, 0.0015, -0.05 }, { 0.05, 0.0515, 0.05 }, 2, 1, 2);
+    // The slope (a plane) and the block tilted about z; the normal is R (0, 1, 0).
     const Eigen::Matrix3d R = Eigen::AngleAxisd(angle, Eigen::Vector3d::UnitZ()).toRotationMatrix();
+    s.model.add_analytic_obstacle(ipc::PlaneObstacle { { 0, 0, 0 }, R * Eigen::Vector3d::UnitY() }, 0.5);
+    TetMesh block = box_tet_mesh({ -0.05, 0.0015, -0.05 }, { 0.05, 0.0515, 0.05 }, 2, 1, 2);
     for (Index i = 0; i < block.vertices.rows(); ++i) {
         block.vertices.row(i) = (R * block.vertices.row(i).transpose()).transpose();
     }
@@ -256,9 +252,8 @@ Scene bar_drop(int problem)
     s.description = "a vertical elastic bar thrown down onto a board without gravity (AL paper Fig. 7)";
     s.physics.dt = 1e-3;
     s.physics.contact_gap = 1e-6;
-    const TriangleMesh board = board_mesh({ 0, 0, 0 }, 0.2, 1);
-    s.model.add_obstacle(board.vertices, board.faces);
-    // Inside one of the board's two triangles, away from its edges.
+    s.model.add_analytic_obstacle(ipc::PlaneObstacle { { 0, 0, 0 }, { 0, 1, 0 } }, 0.1); // the board
+    // Away from the drawn board's diagonal and edges.
     const double bottom = problem == 1 ? 0.05 : 0.02;
     RodMaterial material;
     material.young = 1e4;
@@ -365,8 +360,7 @@ Scene press(bool paper)
         const TetMesh ball = ball_tet_mesh({ (b - (balls - 1) / 2.0) * 2.2 * r, r + 2e-3, 0 }, r, paper ? 8 : 4);
         s.model.add_volume(ball.vertices, ball.tets, VolumeMaterial { 1000, 5e4, 0.4 }, 0);
     }
-    const TriangleMesh ground = board_mesh({ 0, 0, 0 }, 0.6, 2);
-    s.model.add_obstacle(ground.vertices, ground.faces);
+    s.model.add_analytic_obstacle(ipc::PlaneObstacle { { 0, 0, 0 }, { 0, 1, 0 } }, 0.3); // the ground
     const double top = 2 * r + 0.012;
     add_moving_plate(s.model, { 0, top, 0 }, 0.5, true,
         offset_path({ { 0.0, { 0, 0, 0 } }, { 0.3, { 0, 2 * r / 3 - top, 0 } }, { 0.4, { 0, 2 * r / 3 - top, 0 } },
@@ -483,9 +477,7 @@ Scene pile(bool paper)
     }
     strip.vertices.col(1).array() += 0.02 - strip.vertices.col(1).minCoeff();
     s.model.add_shell(strip.vertices, strip.faces, ShellMaterial {}, 0);
-    const TriangleMesh ground = board_mesh({ 0, 0, 0 }, 1.6, 4);
-    s.model.add_obstacle(ground.vertices, ground.faces);
-    s.shapes = { { ipc::PlaneObstacle { { 0, 0, 0 }, { 0, 1, 0 } }, 0.8 } };
+    s.model.add_analytic_obstacle(ipc::PlaneObstacle { { 0, 0, 0 }, { 0, 1, 0 } }, 0.8); // the ground
     s.frames = paper ? 100 : 40;
     s.eye = { 1.0, 0.8, 1.4 };
     s.target = { 0, 0.1, 0 };

@@ -14,7 +14,6 @@
 #include <common/frame_output.hpp>
 #include <common/model.hpp>
 
-#include <ipc/obstacles/sdf_obstacle.hpp>
 
 #include <optional>
 #include <string>
@@ -39,14 +38,6 @@ struct ScenePhysics {
     int friction_iterations = 1; ///< lagged friction updates per step
 };
 
-/// A static obstacle of the scene as a signed-distance shape, for solvers
-/// that collide with distance fields (repulsion_sim). It describes the same
-/// body as one of the model's obstacle meshes.
-struct AnalyticObstacle {
-    ipc::SdfObstacle shape;
-    double board_extent = 1; ///< half-size (m) of the square drawn for a plane
-};
-
 /// A ready-to-run scene.
 struct Scene {
     std::string name;
@@ -58,8 +49,11 @@ struct Scene {
     Eigen::Vector3d eye { 0, 1, 2 };    ///< preview camera
     Eigen::Vector3d target { 0, 0, 0 };
     double shell_opacity = 1; ///< cloth opacity in the preview (below 1 shows what lies under it)
-    /// The static obstacles as signed-distance shapes, where the scene can
-    /// state them exactly (empty otherwise).
+    /// Signed-distance stand-ins for the model's obstacle MESHES, where the
+    /// scene can state them exactly, for solvers that collide only with
+    /// distance fields (repulsion_sim). Obstacles that exist only as shapes
+    /// (a ground plane) are in model.analytic_obstacles instead, and every
+    /// solver collides with those.
     std::vector<AnalyticObstacle> shapes;
 };
 

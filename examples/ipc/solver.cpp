@@ -3,6 +3,7 @@
 #include "solver.hpp"
 
 #include <common/contact_distances.hpp>
+#include <common/newton_linear_solver.hpp>
 #include <common/sparse_assembly.hpp>
 
 #include <ipc/barrier/adaptive_stiffness.hpp>
@@ -14,6 +15,9 @@
 #include <ipc/core/toi_termination.hpp>
 #include <ipc/collisions/friction_collisions.hpp>
 #include <ipc/mesh/collision_mesh.hpp>
+#include <ipc/obstacles/obstacle_ccd.hpp>
+#include <ipc/obstacles/obstacle_collisions.hpp>
+#include <ipc/obstacles/obstacle_friction.hpp>
 #include <ipc/potentials/barrier_potential.hpp>
 #include <ipc/potentials/friction_potential.hpp>
 #include <ipc/potentials/stencil_assembly.hpp>
@@ -23,11 +27,6 @@
 #include <ipc/strain_limit/triangle_rest_shape.hpp>
 
 #include <Eigen/Sparse>
-#if defined(IPC_EXAMPLES_HAS_CHOLMOD)
-#include <Eigen/CholmodSupport>
-#else
-#include <Eigen/SparseCholesky>
-#endif
 
 #if __has_include(<dlfcn.h>)
 #include <dlfcn.h>
@@ -44,6 +43,14 @@
 #include <vector>
 
 namespace ipc::examples {
+
+/// The active contacts at one state: pairs of mesh primitives and vertices
+/// near the model's analytic obstacles.
+struct Contacts {
+    Collisions pairs;
+    ObstacleCollisions obstacles;
+    std::size_t size() const { return pairs.size() + obstacles.size(); }
+};
 
 /// The simulator's state and algorithm (see solver.hpp).
 class Simulator::Impl {
@@ -70,6 +77,7 @@ public:
         v_ = model_.velocities;
 
         mesh_ = model_.collision_mesh();
+        obstacles_ = model_.obstacle_set();
 
         held_ = model_.held();
         locked_ = held_;
@@ -85,16 +93,6 @@ public:
             mass_matrix_.insert(i, i) = model_.mass[i / 3]; // stored even when zero (hold_dofs needs it)
         }
         mass_matrix_.makeCompressed();
-#if defined(IPC_EXAMPLES_HAS_CHOLMOD)
-        // Fill-reducing ordering: CHOLMOD keeps AMD unless its fill is
-        // extreme, but on cloth and volume meshes nested dissection finds
-        // about 10% fewer factor entries and 30% fewer flops (paper cloth:
-        // 4.5 M entries and 1.35 GFlop against 5.0 M and 1.9 GFlop). Both are
-        // tried at each symbolic analysis and the sparser one is kept.
-        linear_solver_.cholmod().nmethods = 2;
-        linear_solver_.cholmod().method[0].ordering = CHOLMOD_AMD;
-        linear_solver_.cholmod().method[1].ordering = CHOLMOD_NESDIS;
-#endif
 
         // Scene scale and barrier stiffness bounds (IPC reference rule).
         const Eigen::RowVector3d lo = x_.colwise().minCoeff(), hi = x_.colwise().maxCoeff();
@@ -135,10 +133,10 @@ public:
                 "the initial state violates the strain limit ", strain_limit());
         }
         // The initial state must be strictly separated.
-        Collisions c;
-        c.build(mesh_, x_, p_.dhat);
+        const Contacts c = contacts_at(x_);
         BarrierPotential<> barrier(p_.dhat, 1.0);
-        (void)barrier(c, mesh_, x_); // throws ipc::penetration naming the pair
+        (void)barrier(c.pairs, mesh_, x_); // these throw ipc::penetration naming the pair
+        (void)barrier(c.obstacles, mesh_, x_);
     }
 
     const Model& model() const { return model_; }
@@ -169,12 +167,7 @@ public:
 
     /// Smallest gap d - xi over the active pairs at x (m), none when no pair
     /// is within xi + dhat.
-    std::optional<double> minimum_gap(const Eigen::MatrixXd& x) const
-    {
-        Collisions c;
-        c.build(mesh_, x, p_.dhat);
-        return min_gap(c, x);
-    }
+    std::optional<double> minimum_gap(const Eigen::MatrixXd& x) const { return min_gap(contacts_at(x), x); }
 
     /// Advances one time step.
     StepStats step()
@@ -182,7 +175,7 @@ public:
         using clock = std::chrono::steady_clock;
         const auto start = clock::now();
         StepStats stats;
-        factorizations_ = 0;
+        linear_solver_.reset_count();
         alpha_sum_ = 0;
         const double h = p_.dt;
         x_start_ = x_;
@@ -208,7 +201,7 @@ public:
                     = s.motion(time_ + h, model_.positions.row(s.vertex).transpose()).transpose();
             }
             const auto t0 = clock::now();
-            const double alpha = collision_free_step_size(mesh_, x_, script_target_);
+            const double alpha = collision_free_step_size(mesh_, x_, script_target_); // obstacles do not stop scripts
             stats.time_ccd += seconds_since(t0);
             x = x_ + alpha * (script_target_ - x_);
             script_distance_ = script_remaining(x_);
@@ -225,10 +218,9 @@ public:
 
         // Per-step barrier stiffness (IPC): balance barrier and IP gradients.
         {
-            Collisions c;
-            c.build(mesh_, x, p_.dhat);
+            const Contacts c = contacts_at(x);
             const BarrierPotential<> unit(p_.dhat, 1.0);
-            Eigen::VectorXd gb = unit.gradient(c, mesh_, x);
+            Eigen::VectorXd gb = unit.gradient(c.pairs, mesh_, x) + unit.gradient(c.obstacles, mesh_, x);
             Eigen::VectorXd ge = Eigen::VectorXd::Zero(3 * x.rows());
             add_incremental_gradient(x, ge);
             zero_held(gb, held_);
@@ -252,16 +244,16 @@ public:
         if (p_.check_intersections) {
             require<penetration>(!has_intersections(mesh_, x), "time step ending at t = ", time_ + h,
                 " produced an intersecting configuration");
+            check_outside_obstacles(x);
         }
         v_ = (x - x_) / h;
         x_ = x;
         time_ += h;
-        Collisions c;
-        c.build(mesh_, x_, p_.dhat);
+        const Contacts c = contacts_at(x_);
         stats.contacts = c.size();
         stats.min_gap = min_gap(c, x_);
-        stats.min_distance = contact_distances(mesh_, x_, 2 * p_.dhat).min_distance;
-        stats.factorizations = factorizations_;
+        stats.min_distance = contact_distances(mesh_, x_, 2 * p_.dhat, obstacles_).min_distance;
+        stats.factorizations = linear_solver_.factorizations();
         stats.toi_mean = stats.newton_iterations > 0 ? alpha_sum_ / stats.newton_iterations : 0;
         if (!model_.membranes.empty()) {
             stats.max_strain = largest_stretches(x_).maxCoeff();
@@ -278,12 +270,7 @@ public:
     /// The full per-step objective E(x) at positions x (J), with the current
     /// stiffnesses and lagged friction; +infinity when a pair is at or inside
     /// its offset or a triangle at or past the strain limit. For tests.
-    double incremental_potential(const Eigen::MatrixXd& x) const
-    {
-        Collisions c;
-        c.build(mesh_, x, p_.dhat);
-        return energy(x, c);
-    }
+    double incremental_potential(const Eigen::MatrixXd& x) const { return energy(x, contacts_at(x)); }
 
 private:
     template <typename T> static double seconds_since(T start)
@@ -292,6 +279,33 @@ private:
     }
 
     double strain_limit() const { return *p_.strain_limit; }
+
+    /// The contacts at x: mesh pairs and vertex-obstacle pairs within dhat.
+    Contacts contacts_at(const Eigen::MatrixXd& x) const
+    {
+        Contacts c;
+        c.pairs.build(mesh_, x, p_.dhat);
+        if (!obstacles_.empty()) {
+            c.obstacles.build(mesh_, x, obstacles_, p_.dhat);
+        }
+        return c;
+    }
+
+    /// Throws ipc::penetration when a free vertex is inside an analytic
+    /// obstacle at x (has_intersections' counterpart for obstacles).
+    void check_outside_obstacles(const Eigen::MatrixXd& x) const
+    {
+        for (const Index v : mesh_.collision_vertices()) {
+            if (mesh_.is_prescribed(v)) {
+                continue;
+            }
+            for (Index k = 0; k < obstacles_.size(); ++k) {
+                const double phi = obstacles_.signed_distance(k, x.row(v).transpose());
+                require<penetration>(phi > 0, "time step ending at t = ", time_ + p_.dt, " left vertex ", v,
+                    " inside obstacle ", k, " (", obstacles_.name(k), ", signed distance ", phi, ")");
+            }
+        }
+    }
 
     /// Inertia + h^2 (elasticity + strain limit); +inf past the strain limit.
     double incremental_energy(const Eigen::MatrixXd& x) const
@@ -349,12 +363,15 @@ private:
     void update_friction(const Eigen::MatrixXd& x)
     {
         friction_.clear();
+        obstacle_friction_.clear();
         if (p_.mu == 0) {
             return;
         }
-        Collisions c;
-        c.build(mesh_, x, p_.dhat);
-        friction_.build(c, mesh_, x, p_.dhat, kappa_, p_.mu);
+        const Contacts c = contacts_at(x);
+        friction_.build(c.pairs, mesh_, x, p_.dhat, kappa_, p_.mu);
+        if (!c.obstacles.empty()) {
+            obstacle_friction_.build(c.obstacles, mesh_, x, p_.dhat, kappa_, p_.mu);
+        }
     }
 
     FrictionPotential<> friction_potential() const { return FrictionPotential<>(p_.eps_v * p_.dt); }
@@ -440,7 +457,7 @@ private:
 
     // ------------------------------------------------------------------ energy
 
-    double energy(const Eigen::MatrixXd& x, const Collisions& c) const
+    double energy(const Eigen::MatrixXd& x, const Contacts& c) const
     {
         const double e = incremental_energy(x) + pull_energy(x);
         if (!std::isfinite(e)) {
@@ -448,11 +465,18 @@ private:
         }
         double b = 0;
         try {
-            b = BarrierPotential<>(p_.dhat, kappa_)(c, mesh_, x);
+            const BarrierPotential<> barrier(p_.dhat, kappa_);
+            b = barrier(c.pairs, mesh_, x) + barrier(c.obstacles, mesh_, x);
         } catch (const penetration&) {
             return std::numeric_limits<double>::infinity();
         }
-        const double d = friction_.empty() ? 0.0 : friction_potential()(friction_, mesh_, x - x_start_);
+        double d = 0;
+        if (!friction_.empty()) {
+            d += friction_potential()(friction_, mesh_, x - x_start_);
+        }
+        if (!obstacle_friction_.empty()) {
+            d += friction_potential()(obstacle_friction_, mesh_, x - x_start_);
+        }
         return e + b + d;
     }
 
@@ -476,9 +500,11 @@ private:
         mesh_ = model_.collision_mesh(); // the released vertices meet the obstacles again
     }
 
-    std::optional<double> min_gap(const Collisions& c, const Eigen::MatrixXd& x) const
+    std::optional<double> min_gap(const Contacts& c, const Eigen::MatrixXd& x) const
     {
-        return contact_distances(c, x).min_gap;
+        ContactDistances d = contact_distances(c.pairs, x);
+        add_contact_distances(c.obstacles, x, d);
+        return d.min_gap;
     }
 
     // ------------------------------------------------------------------ Newton
@@ -489,8 +515,7 @@ private:
     {
         using clock = std::chrono::steady_clock;
         const double h = p_.dt;
-        Collisions c;
-        c.build(mesh_, x, p_.dhat);
+        Contacts c = contacts_at(x);
         double e_prev = energy(x, c);
         std::optional<double> gap_prev = min_gap(c, x);
         int below = 0;
@@ -504,7 +529,10 @@ private:
             // Gradient and projected Hessian.
             auto t0 = clock::now();
             const BarrierPotential<> barrier(p_.dhat, kappa_);
-            Eigen::VectorXd g = barrier.gradient(c, mesh_, x);
+            Eigen::VectorXd g = barrier.gradient(c.pairs, mesh_, x);
+            if (!c.obstacles.empty()) {
+                g += barrier.gradient(c.obstacles, mesh_, x);
+            }
             add_incremental_gradient(x, g);
             // Contact terms on held (obstacle) coordinates are dropped before
             // the sums, so they land in place in the elastic pattern.
@@ -514,11 +542,19 @@ private:
                 drop_held(H_contact, locked_);
                 add_scaled(H, H_contact);
             };
-            add_contact(barrier.hessian(c, mesh_, x, p_.projection));
+            add_contact(barrier.hessian(c.pairs, mesh_, x, p_.projection));
+            if (!c.obstacles.empty()) {
+                add_contact(barrier.hessian(c.obstacles, mesh_, x, p_.projection));
+            }
             if (!friction_.empty()) {
                 const Eigen::MatrixXd U = x - x_start_;
                 g += friction_potential().gradient(friction_, mesh_, U);
                 add_contact(friction_potential().hessian(friction_, mesh_, U));
+            }
+            if (!obstacle_friction_.empty()) {
+                const Eigen::MatrixXd U = x - x_start_;
+                g += friction_potential().gradient(obstacle_friction_, mesh_, U);
+                add_contact(friction_potential().hessian(obstacle_friction_, mesh_, U));
             }
             // Held vertices: identity rows and columns, zero gradient, so
             // their step is zero and the unknowns keep their numbering.
@@ -530,7 +566,7 @@ private:
             }
 
             t0 = clock::now();
-            const Eigen::VectorXd p = solve(H, g);
+            const Eigen::VectorXd p = linear_solver_.solve(H, g);
             // Slope and curvature of the quadratic model along p, for the
             // trace (actual / model decrease near 1: an accurate model).
             stats.time_solve += seconds_since(t0);
@@ -549,6 +585,9 @@ private:
             // Line search: collision-free bound, strain feasibility, decrease.
             t0 = clock::now();
             double alpha = std::min(1.0, collision_free_step_size(mesh_, x, x + P));
+            if (!obstacles_.empty()) {
+                alpha = std::min(alpha, obstacle_collision_free_step_size(mesh_, x, x + P, obstacles_));
+            }
             const double ccd_bound = alpha;
             stats.time_ccd += seconds_since(t0);
             t0 = clock::now();
@@ -559,11 +598,11 @@ private:
                 }
             }
             Eigen::MatrixXd x_new;
-            Collisions c_new;
+            Contacts c_new;
             double e_new = std::numeric_limits<double>::infinity();
             while (alpha > 1e-12) {
                 x_new = x + alpha * P;
-                c_new.build(mesh_, x_new, p_.dhat);
+                c_new = contacts_at(x_new);
                 e_new = energy(x_new, c_new);
                 // A trial must have finite energy (an inverted neo-Hookean
                 // tet gives +inf; NaN never compares true): with e_prev
@@ -621,74 +660,10 @@ private:
         return false;
     }
 
-    /// Runs CHOLMOD (analysis, factorisation, solves) on one core: while alive,
-    /// OpenMP teams default to one thread (so OpenBLAS's OpenMP build calls
-    /// its serial kernels) and fixed-size teams shrink to the idle cores.
-    /// CHOLMOD's supernodal code opens teams of a compiled-in size (4 in
-    /// Debian's build) and OpenBLAS forks a team per call; with fewer cores
-    /// than that, the teams oversubscribe the machine and the paper cloth's
-    /// factorisation took 0.3 to 2 s instead of 0.1 s on 2 cores.
-    struct SerialFactorization {
-#if IPC_HAS_OPENMP
-        SerialFactorization()
-            : threads(omp_get_max_threads())
-            , dynamic(omp_get_dynamic())
-        {
-            omp_set_num_threads(1);
-            omp_set_dynamic(1);
-        }
-        ~SerialFactorization()
-        {
-            omp_set_dynamic(dynamic);
-            omp_set_num_threads(threads);
-        }
-        SerialFactorization(const SerialFactorization&) = delete;
-        SerialFactorization& operator=(const SerialFactorization&) = delete;
-        int threads;
-        int dynamic;
-#endif
-    };
-
-    /// Solves H p = -g; regularises the diagonal if the factorisation fails
-    /// and falls back to a scaled gradient step as a last resort. The
-    /// symbolic analysis (fill-reducing ordering) is redone only when the
-    /// sparsity pattern of H changed since the last call.
-    Eigen::VectorXd solve(Eigen::SparseMatrix<double>& H, const Eigen::VectorXd& g)
-    {
-        [[maybe_unused]] const SerialFactorization serial {};
-        H.makeCompressed();
-        const bool same_pattern = H.rows() == analysed_rows_
-            && std::equal(H.outerIndexPtr(), H.outerIndexPtr() + H.outerSize() + 1, analysed_outer_.begin(),
-                analysed_outer_.end())
-            && std::equal(H.innerIndexPtr(), H.innerIndexPtr() + H.nonZeros(), analysed_inner_.begin(),
-                analysed_inner_.end());
-        if (!same_pattern) {
-            linear_solver_.analyzePattern(H);
-            analysed_rows_ = H.rows();
-            analysed_outer_.assign(H.outerIndexPtr(), H.outerIndexPtr() + H.outerSize() + 1);
-            analysed_inner_.assign(H.innerIndexPtr(), H.innerIndexPtr() + H.nonZeros());
-        }
-        for (int attempt = 0; attempt < 4; ++attempt) {
-            linear_solver_.factorize(H);
-            ++factorizations_;
-            if (linear_solver_.info() == Eigen::Success) {
-                Eigen::VectorXd p = linear_solver_.solve(-g);
-                if (linear_solver_.info() == Eigen::Success && all_finite(p)) {
-                    return p;
-                }
-            }
-            const double shift = 1e-8 * std::max(1.0, H.diagonal().cwiseAbs().maxCoeff()) * std::pow(100.0, attempt);
-            for (Index i = 0; i < H.rows(); ++i) {
-                H.coeffRef(i, i) += shift;
-            }
-        }
-        const Eigen::VectorXd d = H.diagonal().cwiseAbs().cwiseMax(1e-12);
-        return -g.cwiseQuotient(d);
-    }
-
     Model model_;
     SolverParameters p_;
     CollisionMesh mesh_;
+    ObstacleSet obstacles_;     ///< the model's analytic obstacles
     std::vector<bool> held_;   ///< fixed or scripted: no inertia, no gravity
     std::vector<bool> locked_; ///< coordinates out of the current Newton system (held, less pulled scripts)
     Index num_unlocked_ = 0;
@@ -707,17 +682,10 @@ private:
     std::optional<StrainLimitPotential> strain_; ///< shells' strain limit, when enabled
     StrainLimitStiffness<double> sl_stiffness_;
     FrictionCollisions friction_; ///< lagged friction contacts of the current pass
-#if defined(IPC_EXAMPLES_HAS_CHOLMOD)
-    Eigen::CholmodSupernodalLLT<Eigen::SparseMatrix<double>> linear_solver_;
-#else
-    Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> linear_solver_;
-#endif
-    int factorizations_ = 0; ///< numeric factorisations in the current step
+    ObstacleFrictionCollisions obstacle_friction_; ///< the same against the analytic obstacles
+    NewtonLinearSolver linear_solver_; ///< counts the factorisations of the current step
     double alpha_sum_ = 0;   ///< accepted step fractions in the current step
-    Index analysed_rows_ = -1; ///< pattern of the last symbolic analysis
-    std::vector<int> analysed_outer_, analysed_inner_;
 };
-
 
 std::string linear_solver_description()
 {

@@ -9,7 +9,9 @@
 ///   E(x) = 1/2 |x - x_hat|_M^2 + h^2 Psi(x) + h^2 Psi_SL(x) + B(x) + D(x)
 /// where Psi is the model's elasticity, Psi_SL = kappa_s sum_t A_t xi_t psi_SL,
 /// B = kappa sum_k b(d_k^2 - xi_k^2, 2 xi_k dhat + dhat^2) over the active
-/// pairs of the collision mesh, and D the lagged friction potential.
+/// pairs of the collision mesh and the vertices within dhat of the model's
+/// analytic obstacles (Model::analytic_obstacles: d = the signed distance,
+/// with exact CCD against planes), and D the lagged friction potential.
 /// kappa adapts per IPC (bounds, per-step initial value, doubling);
 /// kappa_s per C-IPC (1 kPa doubling to at most 0.1 MPa).
 /// Scripted vertices move toward their targets as far as CCD allows; when

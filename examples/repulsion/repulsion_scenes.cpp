@@ -139,7 +139,8 @@ RepulsionScene repulsion_scene(const Scene& scene, bool paper, double rest_edge,
     require(!has_obstacle_mesh || !scene.shapes.empty(), "repulsion: scene ", scene.name,
         " has obstacle meshes but no signed-distance shapes for them");
     out.obstacles = scene.shapes;
-    for (const auto& o : scene.shapes) {
+    out.obstacles.insert(out.obstacles.end(), m.analytic_obstacles.begin(), m.analytic_obstacles.end());
+    for (const auto& o : out.obstacles) {
         p.obstacles.push_back(o.shape);
     }
     for (const VertexKind k : { VertexKind::volume, VertexKind::rod, VertexKind::particle }) {

@@ -53,46 +53,7 @@ const std::vector<std::string>& cloth_scenes()
     return names;
 }
 
-/// The obstacles as meshes, drawn once (they do not move).
-struct ObstacleMeshes {
-    Eigen::MatrixXd vertices;
-    std::vector<ipc::examples::ObjObject> objects;
-    std::vector<Eigen::Vector3i> faces; // offset by the cloth's vertex count
-};
-
-ObstacleMeshes obstacle_meshes(const RepulsionScene& scene, Eigen::Index cloth_vertices)
-{
-    ObstacleMeshes out;
-    out.vertices.resize(0, 3);
-    std::vector<std::string> names;
-    for (const auto& o : scene.obstacles) {
-        names.push_back(ipc::obstacle_name(o.shape));
-    }
-    for (std::size_t k = 0; k < scene.obstacles.size(); ++k) {
-        const auto mesh = ipc::obstacle_mesh(scene.obstacles[k].shape, 48, scene.obstacles[k].board_extent);
-        const Eigen::Index base = cloth_vertices + out.vertices.rows();
-        out.vertices.conservativeResize(out.vertices.rows() + mesh.vertices.rows(), 3);
-        out.vertices.bottomRows(mesh.vertices.rows()) = mesh.vertices;
-        const bool unique = std::count(names.begin(), names.end(), names[k]) == 1;
-        ObjObject object { "obstacle_" + names[k] + (unique ? "" : "_" + std::to_string(k)), {}, {}, {} };
-        for (Eigen::Index f = 0; f < mesh.faces.rows(); ++f) {
-            const Eigen::Vector3i t = mesh.faces.row(f).transpose().array() + int(base);
-            object.triangles.push_back(t);
-            out.faces.push_back(t);
-        }
-        out.objects.push_back(std::move(object));
-    }
-    return out;
-}
-
-Eigen::MatrixXd all_vertices(const Eigen::MatrixXd& cloth, const ObstacleMeshes& obstacles)
-{
-    Eigen::MatrixXd V(cloth.rows() + obstacles.vertices.rows(), 3);
-    V << cloth, obstacles.vertices;
-    return V;
-}
-
-void write_repulsion_frame(const std::string& path, const RepulsionSimulator& sim, const ObstacleMeshes& obstacles)
+void write_repulsion_frame(const std::string& path, const RepulsionSimulator& sim, const ObstacleDrawing& obstacles)
 {
     std::vector<ObjObject> objects(1);
     objects[0].name = "bodies";
@@ -100,14 +61,14 @@ void write_repulsion_frame(const std::string& path, const RepulsionSimulator& si
         objects[0].triangles.push_back(sim.faces().row(f).transpose());
     }
     objects.insert(objects.end(), obstacles.objects.begin(), obstacles.objects.end());
-    write_obj(path, all_vertices(sim.positions(), obstacles), objects);
+    write_obj(path, with_drawing(sim.positions(), obstacles), objects);
 }
 
-void render_repulsion_frame(const std::string& path, const RepulsionSimulator& sim, const ObstacleMeshes& obstacles,
+void render_repulsion_frame(const std::string& path, const RepulsionSimulator& sim, const ObstacleDrawing& obstacles,
     const FrameView& view, std::size_t step, std::size_t contacts)
 {
     // A display model: the cloth and obstacle vertices with their kinds.
-    const Eigen::MatrixXd V = all_vertices(sim.positions(), obstacles);
+    const Eigen::MatrixXd V = with_drawing(sim.positions(), obstacles);
     Model display;
     display.positions = V;
     display.kind.assign(std::size_t(sim.positions().rows()), VertexKind::shell);
@@ -259,7 +220,7 @@ int main(int argc, char** argv)
         std::fflush(stdout);
 
         RepulsionSimulator sim(setup.model, setup.parameters);
-        const ObstacleMeshes obstacles = obstacle_meshes(setup, sim.positions().rows());
+        const ObstacleDrawing obstacles = obstacle_drawing(setup.obstacles, sim.positions().rows());
         write_repulsion_frame(fmt::format("{}/frame_{:04d}.obj", out, 0), sim, obstacles);
         std::vector<RepulsionStepStats> steps;
         Progress progress(frames, scene.name);

@@ -190,7 +190,7 @@ TEST_CASE("IPC paper scripts load with the spec's check values", "[ipc_script]")
         // and nodes there include the codim shapes.
         ipc::Index codim_faces = 0;
         for (const auto& b : r.scene.model.bodies) {
-            if (b.kind == Model::BodyKind::obstacle && b.num_vertices > 4) { // not a ground quad
+            if (b.kind == Model::BodyKind::obstacle) {
                 codim_faces += b.elements.rows();
             }
         }
@@ -233,13 +233,14 @@ TEST_CASE("IPC paper scripts load with the spec's check values", "[ipc_script]")
             CHECK(r.scene.physics.eps_v == Approx(1e-6 * r.tolerance_length));
             CHECK(*r.scene.physics.newton_tolerance == Approx(1e-4 * r.tolerance_length));
             CHECK(r.scene.model.scripted.size() == 1);
-            CHECK(r.scene.shapes.size() == 1);
+            CHECK(r.scene.model.analytic_obstacles.size() == 1); // the ground
         }
         if (stem == "2_matKnives") {
             // The QP section closed by a bare `section` is skipped to the end.
             CHECK(r.duration == 6);
             CHECK(ipcs_has_warning(r, "to the end of the file"));
-            CHECK(r.scene.model.bodies.size() == 11); // mat, 9 knives, the ground
+            CHECK(r.scene.model.bodies.size() == 10); // mat, 9 knives
+            CHECK(r.scene.model.analytic_obstacles.size() == 1); // the ground
         }
         if (stem == "8_rollerBall") {
             CHECK(r.scene.model.scripted.size() == std::size_t(r.scene.model.bodies[0].num_vertices * 4));
@@ -439,16 +440,16 @@ TEST_CASE("IPC scripts: sections, shapeMatrix, tuning, size and meshCO", "[ipc_s
             "meshCO meshes/co.obj 1 2 3  4  50 0 rotate 0 0 90\nhalfSpace 0 -1 0  0 1 0  50 0.3\n");
         const IpcScriptImport r = import_ipc_script(file);
         const Model& m = r.scene.model;
-        REQUIRE(m.bodies.size() == 3); // tet, ground quad, meshCO
-        const Eigen::MatrixXd P = ipcs_body_positions(m, 2);
+        REQUIRE(m.bodies.size() == 2); // tet, meshCO
+        const Eigen::MatrixXd P = ipcs_body_positions(m, 1);
         // (0,0,0) - centroid (2/3, 1/3, 0) = (-2/3, -1/3, 0); Rz(90): (1/3, -2/3, 0); x2; + (1,2,3).
         CHECK((P.row(0).transpose() - Eigen::Vector3d(5.0 / 3, 2.0 / 3, 3)).norm() < 1e-12);
         CHECK((P.row(1).transpose() - Eigen::Vector3d(5.0 / 3, 2.0 / 3 + 4, 3)).norm() < 1e-12);
-        REQUIRE(r.scene.shapes.size() == 1);
-        const auto& plane = std::get<ipc::PlaneObstacle>(r.scene.shapes[0].shape);
+        REQUIRE(m.analytic_obstacles.size() == 1);
+        const auto& plane = std::get<ipc::PlaneObstacle>(m.analytic_obstacles[0].shape);
         CHECK(plane.point.y() == -1);
         CHECK(plane.normal.y() == 1);
-        CHECK(ipcs_body_positions(m, 1).col(1).cwiseAbs().maxCoeff() == 1);
+        CHECK(m.analytic_obstacles[0].board_extent >= 5); // 5 x max(AABB diagonal, 1 m)
         // One volumetric shape and no codim shape: the halfSpace's mu is used.
         CHECK(r.scene.physics.friction == 0.3);
         CHECK(ipcs_has_warning(r, "meshco.txt:5: one friction coefficient"));

@@ -406,6 +406,7 @@ TEST_CASE("frames name each obstacle apart from the bodies and keep every digit"
     const TriangleMesh lid = board_mesh({ 0, 0.3, 0 }, 0.5, 1);
     model.add_obstacle(lid.vertices, lid.faces);
     model.add_particles(particle_lattice({ 0.3, 0.1, 0.3 }, 0.05, 2, 1, 1), ParticleMaterial {}, 0);
+    model.add_analytic_obstacle(ipc::PlaneObstacle { { 0, -0.5, 0 }, { 0, 2, 0 } }, 0.75); // a plane below all
     Eigen::MatrixXd x = model.positions;
     x(9, 0) = -0.1 + 1e-15; // the block moved by a digit past the ninth
 
@@ -436,13 +437,18 @@ TEST_CASE("frames name each obstacle apart from the bodies and keep every digit"
         }
     }
     std::filesystem::remove_all(dir);
-    CHECK(objects == std::vector<std::string> { "bodies", "obstacle_0", "obstacle_1" });
+    CHECK(objects == std::vector<std::string> { "bodies", "obstacle_0", "obstacle_1", "obstacle_plane" });
     CHECK(faces["obstacle_0"] == 8); // the 2 x 2 ground
     CHECK(faces["obstacle_1"] == 2); // the 1 x 1 lid
     CHECK(faces["bodies"] == 12);    // the block's boundary
+    CHECK(faces["obstacle_plane"] == 2); // the analytic plane drawn as a board
     CHECK(points["bodies"] == 2);
-    REQUIRE(vertices.size() == std::size_t(x.rows()));
-    for (std::size_t i = 0; i < vertices.size(); ++i) {
-        CHECK(vertices[i] == x.row(Eigen::Index(i))); // exact round trip
+    REQUIRE(vertices.size() == std::size_t(x.rows()) + 4); // the board's corners come last
+    for (Eigen::Index i = 0; i < x.rows(); ++i) {
+        CHECK(vertices[std::size_t(i)] == x.row(i)); // exact round trip
+    }
+    for (std::size_t i = std::size_t(x.rows()); i < vertices.size(); ++i) {
+        CHECK(vertices[i].y() == -0.5);                                // on the plane
+        CHECK(vertices[i].cwiseAbs().maxCoeff() == Approx(0.75));       // at the board's half-size
     }
 }

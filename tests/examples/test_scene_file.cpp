@@ -91,6 +91,10 @@ void sf_check_same_scene(const Scene& a, const Scene& b)
     }
 
     const Model &m = a.model, &n = b.model;
+    REQUIRE(m.analytic_obstacles.size() == n.analytic_obstacles.size());
+    for (std::size_t i = 0; i < m.analytic_obstacles.size(); ++i) {
+        CHECK(sf_same_shape(m.analytic_obstacles[i], n.analytic_obstacles[i]));
+    }
     CHECK(sf_same(m.positions, n.positions));
     CHECK(sf_same(m.velocities, n.velocities));
     CHECK(sf_same(m.mass, n.mass));

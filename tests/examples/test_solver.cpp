@@ -5,6 +5,8 @@
 #include <ipc/ipc_scenes.hpp>
 #include <ipc/solver.hpp>
 
+#include <common/scene_builders.hpp>
+
 #include <ipc/collisions/intersection.hpp>
 #include <ipc/collisions/minimum_distance.hpp>
 #include <ipc/core/math.hpp>
@@ -25,7 +27,17 @@ namespace {
 /// active ones), so a pair inside its offset anywhere shows up as <= 0.
 double global_min_gap(const Simulator& sim)
 {
-    return ipc::minimum_distance(sim.collision_mesh(), sim.positions());
+    // Gaps d - xi of the mesh pairs, and of each free vertex against the
+    // analytic obstacles (signed distance - the vertex's radius).
+    double d = ipc::minimum_distance(sim.collision_mesh(), sim.positions());
+    const ipc::ObstacleSet obstacles = sim.model().obstacle_set();
+    const ipc::CollisionMesh& mesh = sim.collision_mesh();
+    for (const ipc::Index v : mesh.collision_vertices()) {
+        for (ipc::Index k = 0; k < obstacles.size() && !mesh.is_prescribed(v); ++k) {
+            d = std::min(d, obstacles.signed_distance(k, sim.positions().row(v).transpose()) - mesh.vertex_radii()[v]);
+        }
+    }
+    return d;
 }
 
 /// Runs steps and checks the invariants of every step; returns the largest
@@ -96,6 +108,73 @@ TEST_CASE("rods and a soft ball dropped on a board stay separated", "[examples][
     run_checked(sim, 10);
 }
 
+TEST_CASE("an analytic ground plane holds bodies as a meshed board does, with one contact per vertex",
+    "[examples][solver][obstacles]")
+{
+    // A soft block 2 mm above the plane y = 0 falls and comes to rest on it.
+    Model model;
+    const TetMesh block = box_tet_mesh({ -0.05, 0.002, -0.05 }, { 0.05, 0.052, 0.05 }, 2, 1, 2);
+    model.add_volume(block.vertices, block.tets, VolumeMaterial {}, 0);
+    model.add_analytic_obstacle(ipc::PlaneObstacle { { 0, 0, 0 }, { 0, 1, 0 } }, 0.3);
+    SolverParameters p;
+    p.dt = 0.02;
+    p.mu = 0.3;
+    p.record_energies = true;
+    Simulator plane(model, p);
+    CHECK(run_checked(plane, 15) > 0);
+    // At rest: the 9 bottom vertices (and no others) are the contacts, each
+    // within dhat of the plane and outside it.
+    const StepStats last = plane.step();
+    CHECK(last.contacts == 9);
+    const Eigen::VectorXd y = plane.positions().col(1);
+    CHECK(y.minCoeff() > 0);
+    CHECK(y.minCoeff() < p.dhat);
+    CHECK(plane.velocities().cwiseAbs().maxCoeff() < 0.02);
+    REQUIRE(last.min_gap.has_value());
+    CHECK(*last.min_gap == Approx(y.minCoeff()).margin(1e-12)); // reported from the state: gap = height
+
+    // The same plane as a meshed board (2 triangles): the block comes to
+    // rest at the same place across the plane, and within dhat of it. The
+    // heights differ: the board's corners enlarge the scene's bounding box,
+    // from which IPC sets the barrier stiffness, so the gap at rest differs.
+    Simulator board(model.with_meshed_obstacles(), p);
+    run_checked(board, 16);
+    const Eigen::Index n = y.size();
+    const Eigen::MatrixXd difference = board.positions().topRows(n) - plane.positions();
+    const double board_height = board.positions().topRows(n).col(1).minCoeff();
+    INFO("largest |difference| per axis " << difference.cwiseAbs().colwise().maxCoeff() << ", heights above "
+        << "the plane " << y.minCoeff() << " and the board " << board_height);
+    CHECK(difference.col(0).cwiseAbs().maxCoeff() < 0.1 * p.dhat);
+    CHECK(difference.col(2).cwiseAbs().maxCoeff() < 0.1 * p.dhat);
+    CHECK(board_height > 0);
+    CHECK(board_height < p.dhat);
+}
+
+TEST_CASE("an analytic plane stops fast particles exactly (no tunnelling)", "[examples][solver][obstacles]")
+{
+    // Particles thrown at 30 m/s toward a tilted plane cross it many times
+    // over in one step if the CCD misses; they must stay outside their
+    // radius and bounce or stop.
+    Model model;
+    model.add_particles(particle_lattice({ -0.02, 0.05, -0.02 }, 0.02, 3, 1, 3), ParticleMaterial {}, 1e-3);
+    model.velocities.col(1).setConstant(-30);
+    model.gravity.setZero();
+    const Eigen::Vector3d normal = Eigen::Vector3d(0.2, 1, -0.1).normalized();
+    model.add_analytic_obstacle(ipc::PlaneObstacle { { 0, 0, 0 }, normal }, 0.2);
+    SolverParameters p;
+    p.dt = 0.04;
+    p.record_energies = true;
+    Simulator sim(model, p);
+    CHECK(run_checked(sim, 5) > 0);
+    for (Eigen::Index v = 0; v < sim.positions().rows(); ++v) {
+        CHECK(normal.dot(sim.positions().row(v).transpose()) > model.contact_radius[v]);
+    }
+    // A particle started inside the plane is refused with a clear error.
+    Model inside = model;
+    inside.positions(0, 1) = -0.01;
+    CHECK_THROWS_AS(Simulator(inside, p), ipc::penetration);
+}
+
 TEST_CASE("every scene of the example program keeps its invariants at its small size", "[examples][solver][scenes]")
 {
     // The five scenes of ipc_sim, each for its default number of frames:
@@ -153,16 +232,19 @@ TEST_CASE("a block on an incline sticks when mu >= tan(angle) and slides otherwi
         for (int s = 0; s < steps; ++s) {
             sim.step();
         }
-        const Eigen::Index first_block_vertex = 9; // after the 3 x 3 board
-        const Eigen::Index n = sim.positions().rows() - first_block_vertex;
-        const Eigen::Vector3d moved = (sim.positions().bottomRows(n) - landed.bottomRows(n)).colwise().mean().transpose();
+        // The block's vertices come first (the slope is an analytic plane;
+        // the AL solver appends the board it meshes it as).
+        const Eigen::Index n = Eigen::Index(
+            std::count(sim.model().kind.begin(), sim.model().kind.end(), VertexKind::volume));
+        REQUIRE(n > 0);
+        const Eigen::Vector3d moved = (sim.positions().topRows(n) - landed.topRows(n)).colwise().mean().transpose();
         const double along = moved.dot(down_slope);
         INFO("mu = " << mu << ", moved along the slope " << along << " m");
         if (mu >= std::tan(angle)) {
             CHECK(std::abs(along) < 1e-3);
         } else {
             const double t = steps * p.dt;
-            const double v0 = (landed.bottomRows(n) - start.bottomRows(n)).colwise().mean().dot(down_slope)
+            const double v0 = (landed.topRows(n) - start.topRows(n)).colwise().mean().dot(down_slope)
                 / (5 * p.dt); // rough speed at landing
             const double a = g * (std::sin(angle) - mu * std::cos(angle));
             const double expected = std::max(0.0, v0) * t + 0.5 * a * t * t;
