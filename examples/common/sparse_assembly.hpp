@@ -28,15 +28,15 @@ Vector<double, 3 * int(N)> gather(const Eigen::MatrixXd& V, const std::array<Ind
     return x;
 }
 
-/// Zeroes the entries of a 3n vector (gradient, step) that belong to held
-/// vertices (held[v] true).
-inline void zero_held(Eigen::VectorXd& g, const std::vector<bool>& held)
+/// Zeroes the entries of a dim n vector (gradient, step; dim = 3, or 2 for
+/// 2D models) that belong to held vertices (held[v] true).
+inline void zero_held(Eigen::VectorXd& g, const std::vector<bool>& held, int dim = 3)
 {
-    require(g.size() == 3 * Index(held.size()), "zero_held: vector of size ", g.size(), ", expected ",
-        3 * held.size());
+    require(g.size() == dim * Index(held.size()), "zero_held: vector of size ", g.size(), ", expected ",
+        dim * Index(held.size()));
     for (std::size_t v = 0; v < held.size(); ++v) {
         if (held[v]) {
-            g.segment<3>(3 * Index(v)).setZero();
+            g.segment(dim * Index(v), dim).setZero();
         }
     }
 }
@@ -84,29 +84,32 @@ inline void add_scaled(Eigen::SparseMatrix<double>& A, const Eigen::SparseMatrix
 }
 
 namespace detail {
-    /// Removes the entries of a 3n x 3n sparse matrix in the rows and
+    /// Removes the entries of a dim n x dim n sparse matrix in the rows and
     /// columns of held vertices' coordinates, their diagonal kept or not.
-    inline void prune_held(Eigen::SparseMatrix<double>& H, const std::vector<bool>& held, bool keep_diagonal,
-        const char* where)
+    inline void prune_held(Eigen::SparseMatrix<double>& H, const std::vector<bool>& held, int dim,
+        bool keep_diagonal, const char* where)
     {
-        require(H.rows() == 3 * Index(held.size()) && H.cols() == H.rows(), where, ": matrix is ", H.rows(), " x ",
-            H.cols(), ", expected ", 3 * held.size(), " square");
+        require(dim == 2 || dim == 3, where, ": dim must be 2 or 3, got ", dim);
+        require(H.rows() == dim * Index(held.size()) && H.cols() == H.rows(), where, ": matrix is ", H.rows(), " x ",
+            H.cols(), ", expected ", dim * Index(held.size()), " square");
         H.prune([&](Index row, Index col, double) {
-            return (keep_diagonal && row == col) || !(held[std::size_t(row / 3)] || held[std::size_t(col / 3)]);
+            return (keep_diagonal && row == col) || !(held[std::size_t(row / dim)] || held[std::size_t(col / dim)]);
         });
     }
 } // namespace detail
 
-/// Removes from a 3n x 3n sparse matrix every entry in a row or column of a
-/// held vertex's coordinates (held[v] true), so that a contact or friction
-/// Hessian touching obstacles adds nothing outside the free unknowns.
-inline void drop_held(Eigen::SparseMatrix<double>& H, const std::vector<bool>& held)
+/// Removes from a dim n x dim n sparse matrix (dim = 3, or 2 for 2D models)
+/// every entry in a row or column of a held vertex's coordinates (held[v]
+/// true), so that a contact or friction Hessian touching obstacles adds
+/// nothing outside the free unknowns.
+inline void drop_held(Eigen::SparseMatrix<double>& H, const std::vector<bool>& held, int dim = 3)
 {
-    detail::prune_held(H, held, false, "drop_held");
+    detail::prune_held(H, held, dim, false, "drop_held");
 }
 
-/// Turns the rows and columns of held vertices' coordinates in a 3n x 3n
-/// sparse matrix into those of the identity: their off-diagonal entries are
+/// Turns the rows and columns of held vertices' coordinates in a dim n x
+/// dim n sparse matrix (dim = 3, or 2 for 2D models) into those of the
+/// identity: their off-diagonal entries are
 /// removed from the pattern and their diagonal set to one. Solving H p = -g
 /// with zero_held(g) then gives p = 0 there and leaves the free unknowns'
 /// system unchanged. Removing the entries (rather than storing zeros) keeps
@@ -114,11 +117,11 @@ inline void drop_held(Eigen::SparseMatrix<double>& H, const std::vector<bool>& h
 /// factorisation's symbolic analysis can be reused across them. Every held
 /// coordinate needs a stored diagonal entry (ipc::invalid_argument
 /// otherwise).
-inline void hold_dofs(Eigen::SparseMatrix<double>& H, const std::vector<bool>& held)
+inline void hold_dofs(Eigen::SparseMatrix<double>& H, const std::vector<bool>& held, int dim = 3)
 {
-    detail::prune_held(H, held, true, "hold_dofs");
+    detail::prune_held(H, held, dim, true, "hold_dofs");
     for (Index j = 0; j < H.outerSize(); ++j) {
-        if (!held[std::size_t(j / 3)]) {
+        if (!held[std::size_t(j / dim)]) {
             continue;
         }
         Eigen::SparseMatrix<double>::InnerIterator it(H, j);

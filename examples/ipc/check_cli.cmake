@@ -140,6 +140,48 @@ if(EXISTS "${_run}/stats.json" AND CMAKE_VERSION VERSION_GREATER_EQUAL 3.19)
   endif()
 endif()
 
+# A 2D scene (ipc_sim only): listed with its description, and one step
+# writes its OBJ (vertices at z = 0, triangles as faces, rope and box as
+# lines), picture and statistics; --dump-scene (3D scene files) refuses it.
+if(NAME STREQUAL "ipc_sim")
+  expect_exit(0 --list-scenes)
+  if(NOT "\n${out}" MATCHES "\nboxes_2d  +[a-z][^\n]+\n")
+    _fail("--list-scenes: no line for boxes_2d with a description in:\n${out}")
+  endif()
+  set(_run2d "${WORK_DIR}/run_2d")
+  expect_exit(0 --scene boxes_2d --frames 1 --threads 1 --out "${_run2d}" --json "${_run2d}/stats.json")
+  expect_in(out "writing 2 frames to ${_run2d}/frame_NNNN.obj, picture ${_run2d}/last_frame.png")
+  foreach(_file IN ITEMS frame_0000.obj frame_0001.obj last_frame.png stats.json)
+    if(NOT EXISTS "${_run2d}/${_file}")
+      _fail("the 2D run did not write ${_run2d}/${_file}")
+    endif()
+  endforeach()
+  if(EXISTS "${_run2d}/frame_0001.obj")
+    file(READ "${_run2d}/frame_0001.obj" _obj)
+    if(NOT _obj MATCHES "\nf [0-9]+ [0-9]+ [0-9]+\n" OR NOT _obj MATCHES "\nl [0-9]+ [0-9]+\n"
+        OR _obj MATCHES "\nv [^ \n]+ [^ \n]+ ([^0\n][^\n]*|0[^\n]+)\n")
+      _fail("${_run2d}/frame_0001.obj lacks faces or lines, or has a vertex off z = 0")
+    endif()
+  endif()
+  if(EXISTS "${_run2d}/last_frame.png")
+    file(READ "${_run2d}/last_frame.png" _signature LIMIT 8 HEX)
+    if(NOT _signature STREQUAL "89504e470d0a1a0a")
+      _fail("${_run2d}/last_frame.png does not start with the PNG signature (${_signature})")
+    endif()
+  endif()
+  if(EXISTS "${_run2d}/stats.json" AND CMAKE_VERSION VERSION_GREATER_EQUAL 3.19)
+    file(READ "${_run2d}/stats.json" _json)
+    string(JSON _scene ERROR_VARIABLE _e1 GET "${_json}" scene)
+    string(JSON _steps ERROR_VARIABLE _e2 LENGTH "${_json}" steps)
+    string(JSON _gap ERROR_VARIABLE _e3 GET "${_json}" totals min_distance)
+    if(_e1 OR _e2 OR _e3 OR NOT _scene STREQUAL "boxes_2d" OR NOT _steps EQUAL 1)
+      _fail("2D stats.json: scene '${_scene}', ${_steps} steps (${_e1}${_e2}${_e3})")
+    endif()
+  endif()
+  expect_exit(1 --scene boxes_2d --dump-scene "${WORK_DIR}/dump_2d.json")
+  expect_in(err "2D scene")
+endif()
+
 # Scene files: --dump-scene writes the scene and runs nothing; running the
 # file gives the same frames as running the scene by name; a file that
 # cannot be read is a failed run (exit 1) whose message names it; --scene

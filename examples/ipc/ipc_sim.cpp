@@ -2,6 +2,7 @@
 //
 //   ipc_sim --scene NAME [--size small|paper] [--frames N] [--dt H]
 //           [--out DIR] [--json FILE] [--threads N] [--termination residual|toi|max_norm]
+//           (NAME: a 3D scene of the shared library, or a 2D scene of scenes_2d.hpp)
 //   ipc_sim --scene-file SCENE.json [...]    (docs/scene-files.md)
 //   ipc_sim --ipc-script SCRIPT.txt [...]    (an IPC 2020 scene script)
 //   ipc_sim ... --dump-scene OUT.json        (write the scene, do not run it)
@@ -17,11 +18,14 @@
 
 #include "report.hpp"
 #include "ipc_scenes.hpp"
+#include "scenes_2d.hpp"
 #include "solver.hpp"
+#include "solver_2d.hpp"
 
 #include <common/cli.hpp>
 #include <common/json_output.hpp>
 #include <common/frame_output.hpp>
+#include <common/frame_output_2d.hpp>
 #include <common/progress.hpp>
 #include <common/scene_source.hpp>
 
@@ -37,6 +41,7 @@
 #include <exception>
 #include <iostream>
 #include <numeric>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -50,10 +55,10 @@ std::string optional_text(const std::optional<double>& x, const char* format)
     return x ? fmt::format(fmt::runtime(format), *x) : std::string("-");
 }
 
-void print_summary(const Scene& scene, const RunTotals& t)
+void print_summary(const std::string& scene_name, const RunTotals& t)
 {
     const double seconds = t.seconds > 0 ? t.seconds : 1;
-    fmt::print("\n{:<28} {:>14}\n", "summary", scene.name);
+    fmt::print("\n{:<28} {:>14}\n", "summary", scene_name);
     fmt::print("{:<28} {:>14}\n", "steps", t.steps);
     fmt::print("{:<28} {:>14.3f}\n", "seconds per step", t.per_step(t.seconds));
     fmt::print("{:<28} {:>14.1f}\n", "Newton iterations per step", t.per_step(t.newton_iterations));
@@ -69,6 +74,113 @@ void print_summary(const Scene& scene, const RunTotals& t)
     fmt::print("{:<28} {:>13.0f}%\n", "time: line search", 100 * t.time_line_search / seconds);
 }
 
+/// The scenes --scene accepts: the shared 3D library's, then the 2D ones.
+std::vector<std::string> all_scene_names()
+{
+    std::vector<std::string> names = scene_names();
+    for (const auto& name : scene_names_2d()) {
+        names.push_back(name);
+    }
+    return names;
+}
+
+/// Where a run writes, checked before it starts.
+struct Outputs {
+    std::string dir, frames_pattern, picture, json_text;
+};
+
+/// The outputs of a run of scene_name, or none after printing why one of
+/// them cannot be written.
+std::optional<Outputs> prepare_outputs(const CommonOptions& o, const std::string& scene_name)
+{
+    Outputs out;
+    out.dir = o.out.empty() ? "out/" + scene_name : o.out;
+    std::optional<std::string> problem = check_output_dir(out.dir);
+    if (!problem && !o.json.empty()) {
+        problem = check_output_file(o.json);
+    }
+    if (problem) {
+        fmt::print(stderr, "ipc_sim: {}\n", *problem);
+        return std::nullopt;
+    }
+    out.frames_pattern = out.dir + "/frame_NNNN.obj";
+    out.picture = out.dir + "/last_frame.png";
+    out.json_text = o.json.empty() ? std::string("none (use --json FILE)") : o.json;
+    return out;
+}
+
+/// Applies --check and --termination to p; k_min of the TOI rule is 6 for
+/// runs with friction or cloth (long_k_min), 2 otherwise.
+void apply_run_flags(SolverParameters& p, bool check, const std::string& termination, bool long_k_min)
+{
+    p.check_intersections = p.check_intersections || check;
+    if (termination == "toi") {
+        p.termination = SolverParameters::Termination::toi;
+    } else if (termination == "max_norm") {
+        p.termination = SolverParameters::Termination::max_norm;
+    } else if (termination == "residual") {
+        p.termination = SolverParameters::Termination::residual;
+    }
+    if (p.termination == SolverParameters::Termination::toi) {
+        p.toi_k_min = long_k_min ? 6 : 2;
+    }
+}
+
+/// Runs the 2D scene o.scene (a name from scene_names_2d()) with Simulator2D:
+/// the same outputs, summary and statistics as a 3D scene. Returns the exit
+/// code.
+int run_scene_2d(const CommonOptions& o, bool check, bool trace, const std::string& termination)
+{
+    if (!o.dump_scene.empty()) {
+        fmt::print(stderr, "ipc_sim: --dump-scene writes 3D scene files; {} is a 2D scene\n", o.scene);
+        return exit_failure;
+    }
+    Scene2D scene = make_scene_2d(o.scene, o.paper());
+    if (o.dt > 0) {
+        scene.parameters.dt = o.dt;
+    }
+    const int frames = o.frames > 0 ? o.frames : scene.frames;
+    const std::optional<Outputs> outputs = prepare_outputs(o, scene.name);
+    if (!outputs) {
+        return exit_failure;
+    }
+    const auto& [out, frames_pattern, picture, json_text] = *outputs;
+    SolverParameters parameters = scene.parameters;
+    apply_run_flags(parameters, check, termination, parameters.mu > 0);
+    if (trace) {
+        fmt::print(stderr, "ipc_sim: --trace is not available for the 2D scenes\n");
+    }
+    const auto& m = scene.model;
+    fmt::print("scene {} ({}, 2D): {} vertices, {} triangles, {} rope segments, {} contact edges, h = {} s, dhat = {} m, "
+               "offset = {} m, mu = {}\n",
+        scene.name, scene_size_label(o), m.num_vertices(), m.triangles.size(), m.springs.size(), m.contact_edges.size(),
+        parameters.dt, parameters.dhat, scene.offset, parameters.mu);
+    fmt::print("linear solver: {}\n", linear_solver_description());
+    fmt::print("writing {} frames to {}, picture {}, statistics {}\n", frames + 1, frames_pattern, picture, json_text);
+    std::fflush(stdout);
+
+    Simulator2D sim(scene.model, parameters);
+    write_frame_2d(fmt::format("{}/frame_{:04d}.obj", out, 0), sim.model(), sim.positions());
+    std::vector<StepStats> steps;
+    Progress progress(frames, scene.name);
+    for (int f = 1; f <= frames; ++f) {
+        steps.push_back(sim.step());
+        const StepStats& s = steps.back();
+        write_frame_2d(fmt::format("{}/frame_{:04d}.obj", out, f), sim.model(), sim.positions());
+        progress.update(f, fmt::format("{} it, {} contacts", s.newton_iterations, s.contacts));
+    }
+    progress.finish();
+    render_frame_2d(picture, sim.model(), sim.positions(), scene.name, scene.view_center, scene.view_height,
+        steps.size(), sim.time(), steps.empty() ? 0 : steps.back().contacts);
+    print_summary(scene.name, run_totals(steps));
+    if (!o.json.empty()) {
+        write_json(o.json, run_report_2d(scene, scene_size_label(o), parameters, steps));
+    }
+    fmt::print("\nframes     {} (frame_0000 to frame_{:04d})\npicture    {}\nstatistics {}\n", frames_pattern, frames,
+        picture, json_text);
+    return exit_ok;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -77,7 +189,7 @@ int main(int argc, char** argv)
                  "frame, and prints a summary.",
         "ipc_sim");
     CommonOptions o;
-    add_common_options(app, o, scene_names());
+    add_common_options(app, o, all_scene_names());
     add_ipc_script_option(app, o);
     bool check = false;
     app.add_flag("--check", check,
@@ -102,7 +214,14 @@ int main(int argc, char** argv)
     }
     try {
         if (o.list_scenes) {
-            print_scenes(std::cout, scene_names());
+            std::vector<SceneEntry> entries;
+            for (const auto& name : scene_names()) {
+                entries.push_back({ name, make_scene(name).description });
+            }
+            for (const auto& name : scene_names_2d()) {
+                entries.push_back({ name, make_scene_2d(name).description });
+            }
+            print_scene_list(std::cout, entries);
             return exit_ok;
         }
 #if IPC_HAS_OPENMP
@@ -114,6 +233,9 @@ int main(int argc, char** argv)
             fmt::print(stderr, "ipc_sim: built without OpenMP, --threads {} has no effect\n", o.threads);
         }
 #endif
+        if (is_scene_2d(o.scene)) {
+            return run_scene_2d(o, check, trace, termination);
+        }
         Scene scene = load_scene(o, "ipc_sim");
         if (dump_scene_if_asked(o, scene)) {
             return exit_ok;
@@ -122,37 +244,17 @@ int main(int argc, char** argv)
             scene.physics.dt = o.dt;
         }
         const int frames = o.frames > 0 ? o.frames : scene.frames;
-        const std::string out = o.out.empty() ? "out/" + scene.name : o.out;
-
         // Every output location is checked before the run starts.
-        std::optional<std::string> problem = check_output_dir(out);
-        if (!problem && !o.json.empty()) {
-            problem = check_output_file(o.json);
-        }
-        if (problem) {
-            fmt::print(stderr, "ipc_sim: {}\n", *problem);
+        const std::optional<Outputs> outputs = prepare_outputs(o, scene.name);
+        if (!outputs) {
             return exit_failure;
         }
-        const std::string frames_pattern = out + "/frame_NNNN.obj";
-        const std::string picture = out + "/last_frame.png";
-        const std::string json_text = o.json.empty() ? std::string("none (use --json FILE)") : o.json;
+        const auto& [out, frames_pattern, picture, json_text] = *outputs;
 
         SolverParameters parameters = ipc_parameters(scene);
-        if (check) {
-            parameters.check_intersections = true;
-        }
+        apply_run_flags(parameters, check, termination, parameters.mu > 0 || !scene.model.membranes.empty());
         if (trace) {
             parameters.newton_trace = stderr;
-        }
-        if (termination == "toi") {
-            parameters.termination = SolverParameters::Termination::toi;
-        } else if (termination == "max_norm") {
-            parameters.termination = SolverParameters::Termination::max_norm;
-        } else if (termination == "residual") {
-            parameters.termination = SolverParameters::Termination::residual;
-        }
-        if (parameters.termination == SolverParameters::Termination::toi) {
-            parameters.toi_k_min = parameters.mu > 0 || !scene.model.membranes.empty() ? 6 : 2;
         }
         fmt::print("scene {} ({}): {} vertices, {} tets, {} triangles, {} rod segments, h = {} s, dhat = {} m, offset = {} m, "
                    "mu = {}, strain limit = {}\n",
@@ -177,7 +279,7 @@ int main(int argc, char** argv)
         render_frame(picture, sim.model(), sim.collision_mesh(), sim.positions(), view_of(scene), steps.size(), sim.time(),
             steps.empty() ? 0 : steps.back().contacts);
 
-        print_summary(scene, run_totals(steps));
+        print_summary(scene.name, run_totals(steps));
         if (!o.json.empty()) {
             write_json(o.json, run_report(scene, scene_size_label(o), parameters, steps));
         }

@@ -1,9 +1,11 @@
 #pragma once
 /// @file
 /// What ipc_sim reports about a run: totals over the steps (the summary
-/// table) and the statistics document written with --json.
+/// table) and the statistics document written with --json, for the 3D
+/// scenes (run_report) and the 2D ones (run_report_2d).
 
 #include "ipc_scenes.hpp"
+#include "scenes_2d.hpp"
 #include "solver.hpp"
 
 #include <common/json_output.hpp>
@@ -69,13 +71,55 @@ inline RunTotals run_totals(const std::vector<StepStats>& steps)
     return t;
 }
 
+/// Adds a run's "steps" (one entry per step) and "totals" to a --json
+/// document (shared by the 3D and 2D reports).
+inline void add_step_statistics(Json& report, const std::vector<StepStats>& steps)
+{
+    const RunTotals t = run_totals(steps);
+    Json list = Json::array();
+    for (const auto& s : steps) {
+        list.push_back({
+            { "newton_iterations", s.newton_iterations },
+            { "contacts", s.contacts },
+            { "min_gap", json_number(s.min_gap) },
+            { "min_distance", json_number(s.min_distance) },
+            { "factorizations", s.factorizations },
+            { "toi_mean", json_number(s.toi_mean) },
+            { "max_strain", json_number(s.max_strain) },
+            { "seconds", json_number(s.seconds) },
+            { "kappa", json_number(s.kappa) },
+            { "script_progress", json_number(s.script_progress) },
+            { "converged", s.converged },
+        });
+    }
+    report["steps"] = std::move(list);
+    report["totals"] = {
+        { "steps", t.steps },
+        { "seconds", json_number(t.seconds) },
+        { "seconds_per_step", json_number(t.per_step(t.seconds)) },
+        { "newton_iterations", json_number(t.newton_iterations) },
+        { "newton_iterations_per_step", json_number(t.per_step(t.newton_iterations)) },
+        { "max_contacts", t.max_contacts },
+        { "min_gap", json_number(t.min_gap) },
+        { "min_distance", json_number(t.min_distance) },
+        { "max_strain", json_number(t.max_strain) },
+        { "factorizations_per_step", json_number(t.per_step(t.factorizations)) },
+        { "seconds_per_factorization", json_number(t.factorizations > 0 ? t.time_solve / t.factorizations : 0.0) },
+        { "toi_mean", json_number(t.per_step(t.toi_sum)) },
+        { "steps_not_converged", t.not_converged },
+        { "seconds_assembly", json_number(t.time_assembly) },
+        { "seconds_linear_solve", json_number(t.time_solve) },
+        { "seconds_ccd", json_number(t.time_ccd) },
+        { "seconds_line_search", json_number(t.time_line_search) },
+    };
+}
+
 /// The --json document of a run of scene (size "small" or "paper") with the
 /// given parameters: {"scene", "size", "parameters", "steps": [...],
 /// "totals"}. Missing and non-finite numbers are null.
 inline Json run_report(const Scene& scene, const std::string& size, const SolverParameters& parameters,
     const std::vector<StepStats>& steps)
 {
-    const RunTotals t = run_totals(steps);
     Json report;
     report["scene"] = scene.name;
     report["size"] = size;
@@ -113,42 +157,40 @@ inline Json run_report(const Scene& scene, const std::string& size, const Solver
     report["model"] = { { "volume_vertices", volume_vertices }, { "tets", static_cast<long long>(m.tets.size()) },
         { "volume_surface_faces", volume_faces }, { "shell_triangles", static_cast<long long>(m.membranes.size()) },
         { "rod_segments", static_cast<long long>(m.rod_segments.size()) } };
-    Json list = Json::array();
-    for (const auto& s : steps) {
-        list.push_back({
-            { "newton_iterations", s.newton_iterations },
-            { "contacts", s.contacts },
-            { "min_gap", json_number(s.min_gap) },
-            { "min_distance", json_number(s.min_distance) },
-            { "factorizations", s.factorizations },
-            { "toi_mean", json_number(s.toi_mean) },
-            { "max_strain", json_number(s.max_strain) },
-            { "seconds", json_number(s.seconds) },
-            { "kappa", json_number(s.kappa) },
-            { "script_progress", json_number(s.script_progress) },
-            { "converged", s.converged },
-        });
-    }
-    report["steps"] = std::move(list);
-    report["totals"] = {
-        { "steps", t.steps },
-        { "seconds", json_number(t.seconds) },
-        { "seconds_per_step", json_number(t.per_step(t.seconds)) },
-        { "newton_iterations", json_number(t.newton_iterations) },
-        { "newton_iterations_per_step", json_number(t.per_step(t.newton_iterations)) },
-        { "max_contacts", t.max_contacts },
-        { "min_gap", json_number(t.min_gap) },
-        { "min_distance", json_number(t.min_distance) },
-        { "max_strain", json_number(t.max_strain) },
-        { "factorizations_per_step", json_number(t.per_step(t.factorizations)) },
-        { "seconds_per_factorization", json_number(t.factorizations > 0 ? t.time_solve / t.factorizations : 0.0) },
-        { "toi_mean", json_number(t.per_step(t.toi_sum)) },
-        { "steps_not_converged", t.not_converged },
-        { "seconds_assembly", json_number(t.time_assembly) },
-        { "seconds_linear_solve", json_number(t.time_solve) },
-        { "seconds_ccd", json_number(t.time_ccd) },
-        { "seconds_line_search", json_number(t.time_line_search) },
+    add_step_statistics(report, steps);
+    return report;
+}
+
+/// The --json document of a run of the 2D scene (size "small" or "paper"):
+/// the fields of run_report, with "dimension": 2 and the 2D body counts
+/// under "model" (vertices, triangles, rope segments, obstacle edges).
+inline Json run_report_2d(const Scene2D& scene, const std::string& size, const SolverParameters& parameters,
+    const std::vector<StepStats>& steps)
+{
+    Json report;
+    report["scene"] = scene.name;
+    report["size"] = size;
+    report["dimension"] = 2;
+    report["linear_solver"] = "Eigen SimplicialLDLT";
+    report["parameters"] = {
+        { "dt", json_number(parameters.dt) },
+        { "dhat", json_number(parameters.dhat) },
+        { "offset", json_number(scene.offset) },
+        { "strain_limit", json_number(parameters.strain_limit) },
+        { "mu", json_number(parameters.mu) },
+        { "eps_v", json_number(parameters.eps_v) },
+        { "newton_tolerance", json_number(parameters.newton_tolerance) },
+        { "vertices", static_cast<long long>(scene.model.num_vertices()) },
     };
+    const auto& m = scene.model;
+    long long obstacle_edges = 0;
+    for (const auto& e : m.contact_edges) {
+        obstacle_edges += m.fixed[std::size_t(e[0])] && m.fixed[std::size_t(e[1])] ? 1 : 0;
+    }
+    report["model"] = { { "triangles", static_cast<long long>(m.triangles.size()) },
+        { "rope_segments", static_cast<long long>(m.springs.size()) }, { "obstacle_edges", obstacle_edges },
+        { "contact_edges", static_cast<long long>(m.contact_edges.size()) } };
+    add_step_statistics(report, steps);
     return report;
 }
 
