@@ -12,7 +12,8 @@ void bind_inclusion_ccd(py::module_& m)
     py::class_<ipc::InclusionCCD> inclusion(
         m, "InclusionCCD",
         "Conservative interval-inclusion CCD (Tight-Inclusion style); min_distance is measured in the infinity "
-        "norm. Queries are 3D.");
+        "norm. Queries are 3D; point-point and point-edge also take 2D points (queried in the "
+        "plane z = 0).");
     inclusion
         .def(py::init([](double tolerance, long max_iterations) {
                  ipc::require(tolerance > 0, "InclusionCCD: tolerance must be positive, got ", tolerance);

@@ -12,7 +12,8 @@ void bind_root_finding_ccd(py::module_& m)
     py::class_<ipc::RootFindingCCD> root(
         m, "RootFindingCCD",
         "Floating-point root-finding CCD with IPC's conservative rescaling (fast, not guaranteed near "
-        "degeneracies). Queries are 3D.");
+        "degeneracies). Queries are 3D; point-point and point-edge also take 2D points (queried in "
+        "the plane z = 0).");
     root.def(py::init([](double rescaling, double tolerance) {
                  ipc::require(rescaling > 0 && rescaling <= 1,
                               "RootFindingCCD: conservative_rescaling must lie in (0, 1], got ", rescaling);

@@ -146,7 +146,8 @@ void bind_collisions(py::module_& m)
                 f.build(collisions, mesh, v.map, dhat, kappa, mu);
             },
             py::arg("collisions"), py::arg("mesh"), py::arg("V"), py::arg("dhat"), py::arg("kappa"), py::arg("mu"),
-            "Builds one contact per stencil of collisions (built at V) from the lag positions V ((n, 3), m); "
+            "Builds one contact per stencil of collisions (built at V) from the lag positions V ((n, dim), m; 2D "
+            "contacts are those of the plane z = 0); "
             "normal forces from the clamped log barrier with activation distance dhat (m) and stiffness kappa; "
             "mu >= 0 the friction coefficient. Raises ValueError for bad input or a dhat other than the set's, "
             "PenetrationError when a stencil is inside its offset. Releases the GIL.")
@@ -188,7 +189,8 @@ void bind_collisions(py::module_& m)
         py::arg("method") = ipc::BroadPhaseMethod::bvh, py::arg("ccd") = py::none(),
         "Largest alpha in [0, 1] such that the linear motion V0 -> V0 + alpha (V1 - V0) keeps every pair farther "
         "than its offset + min_distance (m): swept broad phase plus narrow-phase CCD (ccd: an AdditiveCCD "
-        "(default), InclusionCCD or RootFindingCCD). 3D meshes; V0, V1 (n, 3) floats (m). Raises ValueError "
+        "(default), InclusionCCD or RootFindingCCD). 2D or 3D meshes; V0, V1 (n, dim) floats (m; 2D motions are "
+        "queried in the plane z = 0). Raises ValueError "
         "for bad input. Releases the GIL.");
     m.def(
         "collision_free_step_size",
@@ -222,7 +224,7 @@ void bind_collisions(py::module_& m)
             return ipc::step_start_state(mesh, v0.map, min_distance, bp);
         },
         py::arg("mesh"), py::arg("V0"), py::arg("min_distance") = 0.0, py::arg("method") = ipc::BroadPhaseMethod::bvh,
-        "Checks that V0 ((n, 3), m) is a valid start for collision_free_step_size: every pair farther than its "
+        "Checks that V0 ((n, dim), m) is a valid start for collision_free_step_size: every pair farther than its "
         "offset + min_distance and no edge meeting a face. Returns a StepStartState.");
     m.def(
         "check_step_start",

@@ -159,5 +159,8 @@ void bind_root_finding_ccd(py::module_& m);
 void bind_mesh(py::module_& m);
 void bind_collisions(py::module_& m);
 void bind_potentials(py::module_& m);
+void bind_obstacles(py::module_& m);        // after bind_potentials (adds overloads)
+void bind_friction_options(py::module_& m); // after bind_collisions and bind_potentials
+void bind_adhesion(py::module_& m);         // after bind_friction_options
 
 } // namespace ipc_python

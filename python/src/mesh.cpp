@@ -245,6 +245,55 @@ void bind_mesh(py::module_& m)
         },
         py::arg("V"),
         "Raises ValueError unless V has num_vertices rows, dim columns and finite coordinates.");
+    // ------------------------------------------------------ collision filter
+    mesh.def(
+        "set_collision_groups",
+        [](CollisionMesh& c, const py::array_t<long long, py::array::c_style | py::array::forcecast>& groups) {
+            ipc::require(groups.ndim() == 1, "CollisionMesh.set_collision_groups: groups must be a 1D integer "
+                                             "array, got ", groups.ndim(), " dimensions");
+            Eigen::VectorXi g(groups.shape(0));
+            const auto view = groups.unchecked<1>();
+            for (py::ssize_t i = 0; i < groups.shape(0); ++i) {
+                ipc::require(view(i) >= 0 && view(i) <= ipc::CollisionFilter::max_group_id,
+                             "CollisionMesh.set_collision_groups: vertex ", i, " has group id ", view(i),
+                             " (must be in [0, ", ipc::CollisionFilter::max_group_id, "])");
+                g[Index(i)] = int(view(i));
+            }
+            c.set_collision_groups(g);
+        },
+        py::arg("groups"),
+        "Gives every vertex a group (body) id >= 0, one entry per vertex. Clears the disabled pairs and stiffness "
+        "scales set before. Raises ValueError for a wrong size or a negative id.");
+    mesh.def_property_readonly(
+        "collision_groups",
+        [](const CollisionMesh& c) {
+            const Eigen::VectorXi& g = c.collision_groups();
+            py::array_t<long long> out(g.size());
+            for (Index i = 0; i < g.size(); ++i) {
+                out.mutable_at(i) = g[i];
+            }
+            return out;
+        },
+        "group id of every vertex (empty when no groups were set)");
+    mesh.def_property_readonly("num_collision_groups", &CollisionMesh::num_collision_groups,
+                               "number of groups (largest id + 1; 0 when none were set)");
+    mesh.def("disable_collisions", &CollisionMesh::disable_collisions, py::arg("group_a"), py::arg("group_b"),
+             "Groups a and b never collide (a == b: no self-contact within group a). Every broad phase, the "
+             "collision set, the step size and has_intersections then skip their pairs.");
+    mesh.def("enable_collisions", &CollisionMesh::enable_collisions, py::arg("group_a"), py::arg("group_b"),
+             "Undoes disable_collisions for groups a and b (their stiffness scale is kept).");
+    mesh.def("groups_can_collide", &CollisionMesh::groups_can_collide, py::arg("group_a"), py::arg("group_b"),
+             "True unless collisions between groups a and b are disabled.");
+    mesh.def("set_stiffness_scale", &CollisionMesh::set_stiffness_scale, py::arg("group_a"), py::arg("group_b"),
+             py::arg("scale"),
+             "Multiplies the barrier (and the friction and adhesion that read its weight) of pairs between groups a "
+             "and b by scale > 0. Raises ValueError for a bad group or scale.");
+    mesh.def("stiffness_scale", &CollisionMesh::stiffness_scale, py::arg("group_a"), py::arg("group_b"),
+             "The stiffness scale of groups a and b (1 by default).");
+    mesh.def("clear_collision_filter", &CollisionMesh::clear_collision_filter,
+             "Removes the groups, disabled pairs and stiffness scales.");
+    mesh.def_property_readonly("has_collision_filter", &CollisionMesh::has_collision_filter,
+                               "True when some pair is disabled or scaled (the filter is active)");
     mesh.def("__repr__", [](const CollisionMesh& c) {
         return ipc::detail::concat("CollisionMesh(dim=", c.dim(), ", vertices=", c.num_vertices(),
                                    ", edges=", c.num_edges(), ", faces=", c.num_faces(), ")");

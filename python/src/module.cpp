@@ -254,4 +254,7 @@ PYBIND11_MODULE(_ipc, m)
     ip::bind_mesh(m);
     ip::bind_collisions(m);
     ip::bind_potentials(m);
+    ip::bind_obstacles(m);
+    ip::bind_friction_options(m);
+    ip::bind_adhesion(m);
 }

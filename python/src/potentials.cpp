@@ -19,15 +19,17 @@ void bind_potentials(py::module_& m)
         .value("CLAMP", ipc::PSDProjection::clamp, "set negative eigenvalues to zero")
         .value("ABS", ipc::PSDProjection::abs, "flip the sign of negative eigenvalues");
 
-    const char* const sparse_note = " Returned as a scipy.sparse.csr_matrix of shape (3n, 3n) (x, y, z per vertex) "
+    const char* const sparse_note = " Returned as a scipy.sparse.csr_matrix of shape (dim n, dim n) (x, y (, z) per "
+                                    "vertex; (3n, 3n) in 3D, (2n, 2n) in 2D) "
                                     "when SciPy imports, else as a (rows, cols, values) tuple of NumPy arrays.";
 
     // ---------------------------------------------------------------- barrier
     using Barrier = ipc::BarrierPotential<ipc::ClampedLogBarrier>;
     py::class_<Barrier>(m, "BarrierPotential",
                         "The barrier potential over a mesh: B(x) = kappa * sum_k w_k m_k(x) b(d_k^2 - xi_k^2, 2 xi_k "
-                        "dhat + dhat^2) with the clamped log barrier b, over the stencils of a Collisions set. 3D "
-                        "meshes. Units: kappa times m^4 (the barrier is in squared-distance units).")
+                        "dhat + dhat^2) with the clamped log barrier b, over the stencils of a Collisions set (2D or "
+                        "3D meshes), or over the vertex-obstacle contacts of an ObstacleCollisions set (3D). Units: "
+                        "kappa times m^4 (the barrier is in squared-distance units).")
         .def(py::init<double, double>(), py::arg("dhat"), py::arg("stiffness") = 1.0,
              "dhat: activation distance (m, > 0, equal to the Collisions set's); stiffness: kappa (> 0). Raises "
              "ValueError otherwise.")
@@ -41,7 +43,7 @@ void bind_potentials(py::module_& m)
                 return b(c, mesh, v.map);
             },
             py::arg("collisions"), py::arg("mesh"), py::arg("V"),
-            "Barrier energy (kappa included) of the set at positions V ((n, 3) floats, m). Raises ValueError for "
+            "Barrier energy (kappa included) of the set at positions V ((n, dim) floats, m; 2D meshes too). Raises ValueError for "
             "bad positions, out-of-range stencils or a set built with another dhat, PenetrationError when a "
             "stencil is at or inside its offset. Releases the GIL.")
         .def(
@@ -56,7 +58,7 @@ void bind_potentials(py::module_& m)
                 return to_numpy(std::move(g));
             },
             py::arg("collisions"), py::arg("mesh"), py::arg("V"),
-            "Gradient (3n,) of the barrier energy, x y z per vertex. Validates as __call__.")
+            "Gradient (dim n,) of the barrier energy, x y (z) per vertex. Validates as __call__.")
         .def(
             "hessian",
             [](const Barrier& b, const ipc::Collisions& c, const CollisionMesh& mesh, const py::object& V,
@@ -93,7 +95,7 @@ void bind_potentials(py::module_& m)
                 return f(c, mesh, u.map);
             },
             py::arg("contacts"), py::arg("mesh"), py::arg("U"),
-            "Friction energy for displacements U ((n, 3) floats, m). Raises ValueError for non-finite "
+            "Friction energy for displacements U ((n, dim) floats, m; 2D meshes too). Raises ValueError for non-finite "
             "displacements, wrong sizes or out-of-range contacts. Releases the GIL.")
         .def(
             "gradient",
@@ -107,7 +109,7 @@ void bind_potentials(py::module_& m)
                 return to_numpy(std::move(g));
             },
             py::arg("contacts"), py::arg("mesh"), py::arg("U"),
-            "Gradient (3n,) of the friction energy (the negated friction forces).")
+            "Gradient (dim n,) of the friction energy (the negated friction forces).")
         .def(
             "hessian",
             [](const Friction& f, const ipc::FrictionCollisions& c, const CollisionMesh& mesh, const py::object& U,

@@ -86,8 +86,10 @@ def test_bad_input(ccd):
         ccd.point_triangle_ccd_batch(PT_T0, PT_T1)  # missing the query axis
     with pytest.raises(ValueError, match="queries"):
         ccd.point_triangle_ccd_batch(np.stack([PT_T0, PT_T0]), PT_T1[None])
-    with pytest.raises(ValueError, match="3 entries"):
-        ccd.point_point_ccd([0, 0], [1, 0], [0, 0], [1, 0])
+    with pytest.raises(ValueError, match="3 entries"):  # 3D first point, a 2D one after it
+        ccd.point_point_ccd([0, 0, 0], [1, 0], [0, 0, 0], [1, 0, 0])
+    with pytest.raises(ValueError, match="3 entries"):  # point-triangle queries are 3D only
+        ccd.point_triangle_ccd([0, 0], [1, 0], [0, 1], [1, 1], [0, 0], [1, 0], [0, 1], [1, 1])
     with pytest.raises(ValueError, match="tmax"):
         ccd.point_point_ccd(*PP_T0, *PP_T1, tmax=2.0)
 

@@ -224,3 +224,52 @@ def test_strain_limit_potential():
         ipc.StrainLimitParameters(limit=0.9, threshold=1.0)
     with pytest.raises(ValueError, match="references vertex"):
         ipc.StrainLimitPotential(X, np.array([[0, 1, 3]]))
+
+
+def test_collision_filter():
+    # Two triangles (groups 0 and 1) where B's vertex 3 comes down through A.
+    V, F = two_triangles(1e-3)
+    dhat, kappa = 2e-3, 10.0
+    mesh = ipc.CollisionMesh(V, None, F)
+    assert not mesh.has_collision_filter and mesh.num_collision_groups == 0
+    mesh.set_collision_groups(np.array([0, 0, 0, 1, 1, 1]))
+    assert mesh.num_collision_groups == 2 and mesh.collision_groups.tolist() == [0, 0, 0, 1, 1, 1]
+    assert not mesh.has_collision_filter  # groups alone rule nothing out
+    B = ipc.BarrierPotential(dhat, kappa)
+
+    def energy():
+        c = ipc.Collisions()
+        c.build(mesh, V, dhat)
+        return len(c), B(c, mesh, V)
+
+    count, unscaled = energy()
+    assert count == 1 and unscaled > 0
+    # A stiffness scale multiplies the pair's barrier.
+    mesh.set_stiffness_scale(0, 1, 2.5)
+    assert mesh.has_collision_filter and mesh.stiffness_scale(1, 0) == 2.5
+    assert energy()[1] == pytest.approx(2.5 * unscaled, rel=1e-14)
+    # Disabled: no pair, no CCD stop, no intersection reported.
+    V1 = V.copy()
+    V1[3:, 2] -= 0.03
+    assert ipc.collision_free_step_size(mesh, V, V1) < 1
+    assert ipc.has_intersections(mesh, V1)
+    mesh.disable_collisions(1, 0)
+    assert not mesh.groups_can_collide(0, 1)
+    assert energy() == (0, 0.0)
+    assert ipc.collision_free_step_size(mesh, V, V1) == 1.0
+    assert not ipc.has_intersections(mesh, V1)
+    mesh.enable_collisions(0, 1)
+    assert mesh.groups_can_collide(0, 1) and mesh.stiffness_scale(0, 1) == 2.5
+    mesh.clear_collision_filter()
+    assert energy()[1] == pytest.approx(unscaled, rel=1e-14)
+    # Bad input.
+    with pytest.raises(ValueError, match="set_collision_groups"):
+        mesh.set_collision_groups(np.array([0, 0, 0, -1, 1, 1]))
+    with pytest.raises(ValueError):
+        mesh.set_collision_groups(np.array([0, 1]))
+    mesh.set_collision_groups(np.array([0, 0, 0, 1, 1, 1]))
+    for bad in (0.0, -1.0, math.nan, math.inf):
+        with pytest.raises(ValueError):
+            mesh.set_stiffness_scale(0, 1, bad)
+    with pytest.raises(ValueError):
+        mesh.disable_collisions(0, 2)
