@@ -114,26 +114,35 @@ inline void add_step_statistics(Json& report, const std::vector<StepStats>& step
     };
 }
 
+/// The fields every --json document starts with: scene name, size, the
+/// linear solver in use and the solver parameters.
+inline Json report_header(const std::string& name, const std::string& size, double offset, Index vertices,
+    const SolverParameters& parameters)
+{
+    Json report;
+    report["scene"] = name;
+    report["size"] = size;
+    report["linear_solver"] = linear_solver_description();
+    report["parameters"] = {
+        { "dt", json_number(parameters.dt) },
+        { "dhat", json_number(parameters.dhat) },
+        { "offset", json_number(offset) },
+        { "strain_limit", json_number(parameters.strain_limit) },
+        { "mu", json_number(parameters.mu) },
+        { "eps_v", json_number(parameters.eps_v) },
+        { "newton_tolerance", json_number(parameters.newton_tolerance) },
+        { "vertices", static_cast<long long>(vertices) },
+    };
+    return report;
+}
+
 /// The --json document of a run of scene (size "small" or "paper") with the
 /// given parameters: {"scene", "size", "parameters", "steps": [...],
 /// "totals"}. Missing and non-finite numbers are null.
 inline Json run_report(const Scene& scene, const std::string& size, const SolverParameters& parameters,
     const std::vector<StepStats>& steps)
 {
-    Json report;
-    report["scene"] = scene.name;
-    report["size"] = size;
-    report["linear_solver"] = linear_solver_description();
-    report["parameters"] = {
-        { "dt", json_number(parameters.dt) },
-        { "dhat", json_number(parameters.dhat) },
-        { "offset", json_number(scene.offset) },
-        { "strain_limit", json_number(parameters.strain_limit) },
-        { "mu", json_number(parameters.mu) },
-        { "eps_v", json_number(parameters.eps_v) },
-        { "newton_tolerance", json_number(parameters.newton_tolerance) },
-        { "vertices", static_cast<long long>(scene.model.num_vertices()) },
-    };
+    Json report = report_header(scene.name, size, scene.offset, scene.model.num_vertices(), parameters);
     // The body counts the IPC paper's Fig. 23 reports: nodes and tets of the
     // volumes and their surface triangles.
     const auto& m = scene.model;
@@ -167,21 +176,8 @@ inline Json run_report(const Scene& scene, const std::string& size, const Solver
 inline Json run_report_2d(const Scene2D& scene, const std::string& size, const SolverParameters& parameters,
     const std::vector<StepStats>& steps)
 {
-    Json report;
-    report["scene"] = scene.name;
-    report["size"] = size;
+    Json report = report_header(scene.name, size, scene.offset, scene.model.num_vertices(), parameters);
     report["dimension"] = 2;
-    report["linear_solver"] = "Eigen SimplicialLDLT";
-    report["parameters"] = {
-        { "dt", json_number(parameters.dt) },
-        { "dhat", json_number(parameters.dhat) },
-        { "offset", json_number(scene.offset) },
-        { "strain_limit", json_number(parameters.strain_limit) },
-        { "mu", json_number(parameters.mu) },
-        { "eps_v", json_number(parameters.eps_v) },
-        { "newton_tolerance", json_number(parameters.newton_tolerance) },
-        { "vertices", static_cast<long long>(scene.model.num_vertices()) },
-    };
     const auto& m = scene.model;
     long long obstacle_edges = 0;
     for (const auto& e : m.contact_edges) {
