@@ -30,10 +30,14 @@ common=()
 command -v ninja > /dev/null && common+=(-G Ninja)
 if command -v ccache > /dev/null; then
   common+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-  # Paths relative to the checkout, so that the header check of a fresh
-  # clone elsewhere hits the cache too (the test translation units name
-  # absolute paths, so they hit only in the same checkout).
+  # Paths relative to the checkout, so that a fresh clone elsewhere hits the
+  # cache too (the test folders' unity sources include their files by
+  # relative path for the same reason). The sanitizer build keeps line
+  # tables, whose compilation directory would otherwise enter the hash; with
+  # it left out, a cached object may name another checkout as that directory,
+  # while its file names stay relative.
   export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$PWD}
+  export CCACHE_NOHASHDIR=${CCACHE_NOHASHDIR:-1}
 fi
 
 phases=()

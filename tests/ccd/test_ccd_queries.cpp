@@ -14,6 +14,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "data_folders.hpp"
+
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -159,9 +161,9 @@ TEST_CASE("read_ccd_queries reads the benchmark format and rejects malformed fil
 
 TEST_CASE("CCD methods on the sample query set: no false negatives", "[ccd][ccd_queries]")
 {
-    const std::string root = IPC_CCD_QUERIES;
+    const std::string root = ipc::test::ccd_queries_folder();
     if (root.empty() || !fs::is_directory(root)) {
-        WARN("IPC_CCD_QUERIES is not configured; skipping the sample query set");
+        WARN("IPC_CCD_QUERIES names no folder; skipping the sample query set");
         return;
     }
     // Spot-check the reader on known rows of the sample.

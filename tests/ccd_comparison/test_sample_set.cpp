@@ -1,19 +1,18 @@
 // The sample queries of the Wang et al. 2021 CCD benchmark (configure with
-// -DIPC_CCD_QUERIES=<folder>): InclusionCCD must have no false negative;
-// RootFindingCCD's false negatives and positives are reported, not asserted.
+// -DIPC_CCD_QUERIES=<folder>, or set IPC_CCD_QUERIES when running the test):
+// InclusionCCD must have no false negative; RootFindingCCD's false negatives
+// and positives are reported, not asserted.
 
 #include <catch2/catch.hpp>
 
 #include <ipc/ccd/inclusion_ccd.hpp>
 #include <ipc/ccd/root_finding_ccd.hpp>
 
+#include "data_folders.hpp"
 #include "sample_queries.hpp"
 
 #include <string>
 
-#ifndef IPC_CCD_QUERIES
-#define IPC_CCD_QUERIES ""
-#endif
 
 namespace {
 
@@ -49,9 +48,9 @@ struct Tally {
 
 TEST_CASE("sample CCD queries", "[ccd_comparison][sample_set]")
 {
-    const std::string root = IPC_CCD_QUERIES;
+    const std::string root = ipc::test::ccd_queries_folder();
     if (root.empty()) {
-        WARN("IPC_CCD_QUERIES is not configured; skipping the sample-set test");
+        WARN("IPC_CCD_QUERIES is not set; skipping the sample-set test");
         return;
     }
     const std::vector<ipc_test::SampleQuery> queries = ipc_test::read_sample_queries(root);
