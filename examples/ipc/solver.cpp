@@ -284,11 +284,21 @@ private:
     Contacts contacts_at(const Eigen::MatrixXd& x) const
     {
         Contacts c;
+        contacts_at(x, c);
+        return c;
+    }
+
+    /// The same, rebuilt in place in c: the set keeps the colouring and
+    /// Hessian pattern of its stencils while they stay the same (see
+    /// Collisions::stencil_assembly_cache), which they mostly do from one
+    /// Newton iteration to the next.
+    void contacts_at(const Eigen::MatrixXd& x, Contacts& c) const
+    {
         c.pairs.build(mesh_, x, p_.dhat);
+        c.obstacles = ObstacleCollisions();
         if (!obstacles_.empty()) {
             c.obstacles.build(mesh_, x, obstacles_, p_.dhat);
         }
-        return c;
     }
 
     /// Throws ipc::penetration when a free vertex is inside an analytic
@@ -524,6 +534,7 @@ private:
         if (num_unlocked_ == 0) {
             return true;
         }
+        Contacts c_new; // the line search's contacts, rebuilt in place and swapped with c
         for (int it = 0; it < p_.max_newton_iterations; ++it) {
             ++stats.newton_iterations;
             // Gradient and projected Hessian.
@@ -598,11 +609,10 @@ private:
                 }
             }
             Eigen::MatrixXd x_new;
-            Contacts c_new;
             double e_new = std::numeric_limits<double>::infinity();
             while (alpha > 1e-12) {
                 x_new = x + alpha * P;
-                c_new = contacts_at(x_new);
+                contacts_at(x_new, c_new);
                 e_new = energy(x_new, c_new);
                 // A trial must have finite energy (an inverted neo-Hookean
                 // tet gives +inf; NaN never compares true): with e_prev
@@ -622,7 +632,7 @@ private:
                 stats.energies.emplace_back(e_prev, e_new);
             }
             x = x_new;
-            c = std::move(c_new);
+            std::swap(c, c_new);
             e_prev = e_new;
             alpha_sum_ += alpha;
             if (p_.newton_trace) {

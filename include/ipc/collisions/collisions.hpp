@@ -62,6 +62,7 @@
 #include <ipc/distance/point_plane.hpp>
 #include <ipc/distance/point_point.hpp>
 #include <ipc/mesh/collision_mesh.hpp>
+#include <ipc/potentials/stencil_assembly.hpp>
 
 #include <Eigen/Core>
 
@@ -268,14 +269,11 @@ public:
     bool empty() const { return size() == 0; }
     /// Removes every stencil and forgets the dhat and dmin of the last build
     /// (the set then counts as assembled by hand, see dhat()).
+    /// Also drops the kept assembly (see stencil_assembly_cache()).
     void clear()
     {
-        vertex_vertex.clear();
-        edge_vertex.clear();
-        edge_edge.clear();
-        face_vertex.clear();
-        dhat_ = 0;
-        dmin_ = 0;
+        clear_stencils();
+        assembly_cache_.clear();
     }
 
     /// Activation distance (m) the set was built with, or 0 when it was not
@@ -288,9 +286,29 @@ public:
     /// Extra offset (m) of the last build (0 when dhat() is 0).
     double dmin() const { return dmin_; }
 
+    /// The colouring and Hessian pattern of this set's stencils, kept for
+    /// the mesh-level potentials (BarrierPotential): built on their first
+    /// call and reused while the stencils stay the same, which they check on
+    /// every call. build() into the same object keeps it, so a Newton loop
+    /// that rebuilds its set in place pays for the pattern only when the
+    /// active pairs change. clear() drops it.
+    const StencilAssemblyCache& stencil_assembly_cache() const { return assembly_cache_; }
+
 private:
+    /// clear() without dropping the kept assembly (build() starts with it).
+    void clear_stencils()
+    {
+        vertex_vertex.clear();
+        edge_vertex.clear();
+        edge_edge.clear();
+        face_vertex.clear();
+        dhat_ = 0;
+        dmin_ = 0;
+    }
+
     double dhat_ = 0;
     double dmin_ = 0;
+    StencilAssemblyCache assembly_cache_;
 };
 
 // ===========================================================================
@@ -399,7 +417,7 @@ inline void Collisions::build(const Candidates& candidates, const CollisionMesh&
                 ") is out of range (", nf, " faces, ", nv, " vertices)");
     }
 
-    clear();
+    clear_stencils();
     dhat_ = dhat;
     dmin_ = dmin;
     const Eigen::MatrixXi& E = mesh.edges();

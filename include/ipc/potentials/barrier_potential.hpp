@@ -41,6 +41,7 @@
 #include <Eigen/SparseCore>
 
 #include <cmath>
+#include <memory>
 #include <string>
 
 namespace ipc {
@@ -236,7 +237,8 @@ public:
     double operator()(const Collisions& collisions, const CollisionMesh& mesh,
                       const Eigen::Ref<const Eigen::MatrixXd>& V) const
     {
-        const detail::StencilAssembly assembly = prepare(collisions, mesh, V, "BarrierPotential");
+        const std::shared_ptr<const StencilAssembly> kept = prepare(collisions, mesh, V, "BarrierPotential", false);
+        const StencilAssembly& assembly = *kept;
         return assembly.sum([&](Index k) {
             return visit(collisions, V, k, [&](const auto& c, const auto& x) { return stencil_energy(c, x); });
         });
@@ -247,7 +249,8 @@ public:
     Eigen::VectorXd gradient(const Collisions& collisions, const CollisionMesh& mesh,
                              const Eigen::Ref<const Eigen::MatrixXd>& V) const
     {
-        const detail::StencilAssembly assembly = prepare(collisions, mesh, V, "BarrierPotential::gradient");
+        const std::shared_ptr<const StencilAssembly> kept = prepare(collisions, mesh, V, "BarrierPotential::gradient", false);
+        const StencilAssembly& assembly = *kept;
         return assembly.gradient([&](Index k, Vector<double, 12>& out) {
             visit(collisions, V, k, [&](const auto& c, const auto& x) {
                 const auto g = stencil_gradient(c, x);
@@ -275,7 +278,8 @@ public:
     void hessian(const Collisions& collisions, const CollisionMesh& mesh, const Eigen::Ref<const Eigen::MatrixXd>& V,
                  PSDProjection projection, Eigen::SparseMatrix<double>& H) const
     {
-        const detail::StencilAssembly assembly = prepare(collisions, mesh, V, "BarrierPotential::hessian");
+        const std::shared_ptr<const StencilAssembly> kept = prepare(collisions, mesh, V, "BarrierPotential::hessian", true);
+        const StencilAssembly& assembly = *kept;
         assembly.hessian(
             [&](Index k, Matrix<double, 12, 12>& out) {
                 visit(collisions, V, k, [&](const auto& c, const auto& x) {
@@ -350,15 +354,19 @@ private:
     }
 
     /// Validates the input, checks that no stencil is at or inside its offset
-    /// and returns the stencils' assembly.
-    detail::StencilAssembly prepare(const Collisions& collisions, const CollisionMesh& mesh,
-                                    const Eigen::Ref<const Eigen::MatrixXd>& V, const char* who) const
+    /// and returns the stencils' assembly (kept by the set; with its Hessian
+    /// pattern when with_pattern).
+    std::shared_ptr<const StencilAssembly> prepare(const Collisions& collisions, const CollisionMesh& mesh,
+                                                   const Eigen::Ref<const Eigen::MatrixXd>& V, const char* who,
+                                                   bool with_pattern) const
     {
         detail::check_collisions_dhat(collisions.dhat(), dhat_, who);
         mesh.check_positions(V, (std::string(who) + ": positions V").c_str());
         const Index nv = mesh.num_vertices();
         const auto vertices_of = [&](Index k) { return detail::collision_stencil_vertices(collisions, k, nv, who); };
-        detail::StencilAssembly assembly(nv, Index(collisions.size()), vertices_of, mesh.dim());
+        std::shared_ptr<const StencilAssembly> kept
+            = collisions.stencil_assembly_cache().get(nv, Index(collisions.size()), vertices_of, mesh.dim(), with_pattern);
+        const StencilAssembly& assembly = *kept;
         // Penetration check (parallel, first offender reported).
         std::vector<unsigned char> inside(collisions.size(), 0);
         detail::guarded_parallel_for(0, std::ptrdiff_t(collisions.size()), [&](std::ptrdiff_t k) {
@@ -378,7 +386,7 @@ private:
                                                  std::sqrt(d2), " <= its offset ", xi));
             }
         }
-        return assembly;
+        return kept;
     }
 
     double dhat_ = 0;

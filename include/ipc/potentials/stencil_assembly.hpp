@@ -4,12 +4,14 @@
 /// is a small set of at most four mesh vertices: a contact pair, a triangle)
 /// into mesh-level sums, gradients and sparse Hessians.
 ///
-/// Stencils are greedily coloured so that two stencils of one colour share no
-/// vertex; colours are processed one after another and the stencils of a
-/// colour in parallel, each adding its local block straight into the global
-/// array. Every global entry therefore receives its contributions in colour
-/// order, whatever the number of threads: the result is bit-identical for 1
-/// and N threads, without atomics, locks or per-thread copies.
+/// The stencils are cut into tiles of stencils_per_tile consecutive stencils,
+/// and the tiles greedily coloured so that two tiles of one colour share no
+/// vertex; colours are processed one after another, the tiles of a colour in
+/// parallel and the stencils of a tile in order, each adding its local block
+/// straight into the global array. Every global entry therefore receives its
+/// contributions in one fixed order, whatever the number of threads: the
+/// result is bit-identical for 1 and N threads, without atomics, locks or
+/// per-thread copies.
 ///
 /// The degrees of freedom are ordered x, y, z per vertex, vertex after vertex
 /// (index 3 v + c). An assembly of dimension 2 (2D meshes) has x, y per
@@ -38,6 +40,8 @@
 #include <cstdint>
 #include <exception>
 #include <limits>
+#include <memory>
+#include <mutex>
 #include <numeric>
 #include <vector>
 
@@ -52,6 +56,12 @@ struct StencilVertices {
 /// Loops over fewer stencils than this run serially (a parallel region costs
 /// more than it saves there).
 inline constexpr std::ptrdiff_t min_parallel_stencils = 256;
+
+/// Stencils per tile: the parallel scatter colours runs of this many
+/// consecutive stencils (see StencilAssembly), and a colour with fewer than
+/// min_parallel_tiles tiles runs serially.
+inline constexpr Index stencils_per_tile = 128;
+inline constexpr std::ptrdiff_t min_parallel_tiles = 4;
 
 /// The stencils of a sum, coloured for conflict-free parallel scatter, and the
 /// sparsity pattern of their Hessian.
@@ -90,6 +100,25 @@ public:
     /// The vertices of stencil k.
     const StencilVertices& stencil(Index k) const { return stencils_[size_t(k)]; }
 
+    /// True when this assembly was built for the same vertex count, dim and
+    /// stencils (the same vertices in the same order for every k) as the
+    /// arguments of the constructor would give. O(num_stencils).
+    template <typename StencilFn>
+    bool same_stencils(Index num_vertices, Index num_stencils, const StencilFn& stencil, int dim) const
+    {
+        if (num_vertices != num_vertices_ || dim != dim_ || num_stencils != Index(stencils_.size())) {
+            return false;
+        }
+        for (Index k = 0; k < num_stencils; ++k) {
+            const StencilVertices s = stencil(k);
+            const StencilVertices& kept = stencils_[size_t(k)];
+            if (s.size != kept.size || !std::equal(s.vertices.begin(), s.vertices.begin() + s.size, kept.vertices.begin())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /// Sum over stencils of value(k), added in stencil order (deterministic).
     /// value(k) is evaluated in parallel.
     template <typename ValueFn> double sum(const ValueFn& value) const
@@ -113,10 +142,7 @@ public:
     {
         const int d = dim_;
         Eigen::VectorXd g = Eigen::VectorXd::Zero(d * num_vertices_);
-        for (size_t c = 0; c + 1 < colour_start_.size(); ++c) {
-            const std::ptrdiff_t begin = colour_start_[c], end = colour_start_[c + 1];
-            detail::guarded_parallel_for(begin, end, [&](std::ptrdiff_t i) {
-                const Index k = by_colour_[size_t(i)];
+        for_each_stencil_conflict_free([&](Index k) {
                 const StencilVertices& s = stencils_[size_t(k)];
                 Vector<double, 12> local_gradient = Vector<double, 12>::Zero();
                 local(k, local_gradient);
@@ -129,8 +155,7 @@ public:
                         g.segment<2>(2 * s.vertices[size_t(a)]) += local_gradient.segment<2>(3 * a);
                     }
                 }
-            }, min_parallel_stencils);
-        }
+        });
         return g;
     }
 
@@ -166,10 +191,7 @@ public:
         double* values = H.valuePtr();
         std::fill(values, values + pattern_inner_.size(), 0.0);
 
-        for (size_t c = 0; c + 1 < colour_start_.size(); ++c) {
-            const std::ptrdiff_t begin = colour_start_[c], end = colour_start_[c + 1];
-            detail::guarded_parallel_for(begin, end, [&](std::ptrdiff_t i) {
-                const Index k = by_colour_[size_t(i)];
+        for_each_stencil_conflict_free([&](Index k) {
                 const StencilVertices& s = stencils_[size_t(k)];
                 Matrix<double, 12, 12> local_hessian;
                 local(k, local_hessian);
@@ -192,54 +214,84 @@ public:
                         }
                     }
                 }
-            }, min_parallel_stencils);
-        }
+        });
     }
 
 private:
+    /// Calls body(k) once for every stencil k: the tiles of one colour in
+    /// parallel, the stencils of a tile one after another in index order.
+    template <typename Body> void for_each_stencil_conflict_free(const Body& body) const
+    {
+        const Index N = Index(stencils_.size());
+        for (size_t c = 0; c + 1 < colour_start_.size(); ++c) {
+            detail::guarded_parallel_for(colour_start_[c], colour_start_[c + 1], [&](std::ptrdiff_t i) {
+                const Index first = by_colour_[size_t(i)] * stencils_per_tile;
+                const Index last = std::min(N, first + stencils_per_tile);
+                for (Index k = first; k < last; ++k) {
+                    body(k);
+                }
+            }, min_parallel_tiles);
+        }
+    }
+
+    /// Greedy colouring of the tiles (consecutive runs of stencils_per_tile
+    /// stencils) so that two tiles of one colour share no vertex. Colouring
+    /// tiles rather than single stencils keeps the scatter local: the
+    /// stencils of a tile are neighbours in the set (the collision sets and
+    /// element lists are in primitive order), so they write to nearby entries
+    /// that stay in cache, where the stencils of one colour of a per-stencil
+    /// colouring are spread over the whole mesh and each colour would sweep
+    /// the whole matrix.
     void colour()
     {
-        const size_t N = stencils_.size();
-        std::vector<int> colours(N, -1);
-        std::vector<Index> remaining(N);
+        const Index N = Index(stencils_.size());
+        const Index num_tiles = (N + stencils_per_tile - 1) / stencils_per_tile;
+        std::vector<int> colours(static_cast<std::size_t>(num_tiles), -1);
+        std::vector<Index> remaining(static_cast<std::size_t>(num_tiles));
         std::iota(remaining.begin(), remaining.end(), Index(0));
         std::vector<std::uint64_t> used(static_cast<std::size_t>(num_vertices_));
         int base = 0;
         while (!remaining.empty()) {
             std::fill(used.begin(), used.end(), 0);
             std::vector<Index> next;
-            for (const Index k : remaining) {
-                const StencilVertices& s = stencils_[size_t(k)];
+            for (const Index t : remaining) {
+                const Index first = t * stencils_per_tile, last = std::min(N, first + stencils_per_tile);
                 std::uint64_t mask = 0;
-                for (int a = 0; a < s.size; ++a) {
-                    mask |= used[size_t(s.vertices[size_t(a)])];
+                for (Index k = first; k < last; ++k) {
+                    const StencilVertices& s = stencils_[size_t(k)];
+                    for (int a = 0; a < s.size; ++a) {
+                        mask |= used[size_t(s.vertices[size_t(a)])];
+                    }
                 }
                 if (mask == ~std::uint64_t(0)) {
-                    next.push_back(k);
+                    next.push_back(t);
                     continue;
                 }
                 int bit = 0;
                 while (mask & (std::uint64_t(1) << bit)) {
                     ++bit;
                 }
-                colours[size_t(k)] = base + bit;
-                for (int a = 0; a < s.size; ++a) {
-                    used[size_t(s.vertices[size_t(a)])] |= std::uint64_t(1) << bit;
+                colours[size_t(t)] = base + bit;
+                for (Index k = first; k < last; ++k) {
+                    const StencilVertices& s = stencils_[size_t(k)];
+                    for (int a = 0; a < s.size; ++a) {
+                        used[size_t(s.vertices[size_t(a)])] |= std::uint64_t(1) << bit;
+                    }
                 }
             }
             remaining.swap(next);
             base += 64;
         }
-        const int num_colours = N == 0 ? 0 : *std::max_element(colours.begin(), colours.end()) + 1;
+        const int num_colours = num_tiles == 0 ? 0 : *std::max_element(colours.begin(), colours.end()) + 1;
         colour_start_.assign(size_t(num_colours) + 1, 0);
         for (const int c : colours) {
             ++colour_start_[size_t(c) + 1];
         }
         std::partial_sum(colour_start_.begin(), colour_start_.end(), colour_start_.begin());
-        by_colour_.resize(N);
+        by_colour_.resize(size_t(num_tiles));
         std::vector<std::ptrdiff_t> cursor(colour_start_.begin(), colour_start_.end() - (num_colours > 0 ? 1 : 0));
-        for (size_t k = 0; k < N; ++k) {
-            by_colour_[size_t(cursor[size_t(colours[k])]++)] = Index(k);
+        for (Index t = 0; t < num_tiles; ++t) {
+            by_colour_[size_t(cursor[size_t(colours[size_t(t)])]++)] = t;
         }
         if (colour_start_.size() == 1) {
             colour_start_.clear();
@@ -271,35 +323,41 @@ private:
                 }
             }
         }
-        // Neighbour lists (sorted, unique, including the vertex itself).
-        std::vector<Index> counts(n, 0);
-        const auto gather = [&](size_t v, std::vector<Index>& scratch) {
-            scratch.clear();
+        // Neighbour lists (sorted, unique, including the vertex itself),
+        // gathered once into blocks of vertices and then concatenated.
+        struct NeighbourBlock {
+            std::vector<Index> neighbours;
+            std::vector<Index> counts;
+        };
+        const std::vector<NeighbourBlock> blocks = detail::process_in_blocks<NeighbourBlock>(n, [&](size_t v, NeighbourBlock& block) {
+            const size_t first = block.neighbours.size();
             for (Index i = incidence_start[v]; i < incidence_start[v + 1]; ++i) {
                 const StencilVertices& s = stencils_[size_t(incidence[size_t(i)])];
                 for (int a = 0; a < s.size; ++a) {
-                    scratch.push_back(s.vertices[size_t(a)]);
+                    block.neighbours.push_back(s.vertices[size_t(a)]);
                 }
             }
-            std::sort(scratch.begin(), scratch.end());
-            scratch.erase(std::unique(scratch.begin(), scratch.end()), scratch.end());
-        };
-        std::vector<std::vector<Index>> scratch(size_t(std::max(1, max_threads())));
-        detail::guarded_parallel_for(0, std::ptrdiff_t(n), [&](std::ptrdiff_t v) {
-            std::vector<Index>& buffer = scratch[size_t(thread_index())];
-            gather(size_t(v), buffer);
-            counts[size_t(v)] = Index(buffer.size());
-        }, 1024);
+            const auto begin = block.neighbours.begin() + std::ptrdiff_t(first);
+            std::sort(begin, block.neighbours.end());
+            block.neighbours.erase(std::unique(begin, block.neighbours.end()), block.neighbours.end());
+            block.counts.push_back(Index(block.neighbours.size() - first));
+        });
         neighbour_start_.assign(n + 1, 0);
-        for (size_t v = 0; v < n; ++v) {
-            neighbour_start_[v + 1] = neighbour_start_[v] + counts[v];
+        {
+            size_t v = 0;
+            for (const NeighbourBlock& block : blocks) {
+                for (const Index count : block.counts) {
+                    neighbour_start_[v + 1] = neighbour_start_[v] + count;
+                    ++v;
+                }
+            }
         }
         neighbours_.resize(size_t(neighbour_start_[n]));
-        detail::guarded_parallel_for(0, std::ptrdiff_t(n), [&](std::ptrdiff_t v) {
-            std::vector<Index>& buffer = scratch[size_t(thread_index())];
-            gather(size_t(v), buffer);
-            std::copy(buffer.begin(), buffer.end(), neighbours_.begin() + neighbour_start_[size_t(v)]);
-        }, 1024);
+        detail::guarded_parallel_for(0, std::ptrdiff_t(blocks.size()), [&](std::ptrdiff_t b) {
+            const size_t first_vertex = size_t(b) * detail::parallel_block_size;
+            std::copy(blocks[size_t(b)].neighbours.begin(), blocks[size_t(b)].neighbours.end(),
+                      neighbours_.begin() + neighbour_start_[first_vertex]);
+        });
         // Scalar pattern: column d v + c holds rows d u + r for u in
         // neighbours(v), r = 0..d-1, in increasing order (d = dim_).
         using StorageIndex = Eigen::SparseMatrix<double>::StorageIndex;
@@ -330,12 +388,72 @@ private:
     Index num_vertices_ = 0;
     int dim_ = 3;
     std::vector<StencilVertices> stencils_;
-    std::vector<std::ptrdiff_t> colour_start_; // stencils of colour c: by_colour_[start[c], start[c+1])
+    std::vector<std::ptrdiff_t> colour_start_; // tiles of colour c: by_colour_[start[c], start[c+1])
     std::vector<Index> by_colour_;
 
     mutable bool pattern_built_ = false;
     mutable std::vector<Index> neighbour_start_, neighbours_;
     mutable std::vector<Eigen::SparseMatrix<double>::StorageIndex> pattern_outer_, pattern_inner_;
+};
+
+/// A StencilAssembly kept between calls for a stencil set that changes
+/// rarely (the contacts of consecutive Newton iterations): get() returns the
+/// kept assembly, colouring and Hessian pattern included, while the stencils
+/// are the same as at the last call, compared one by one, and builds a new
+/// one when they differ. A Collisions set holds one, so that the barrier
+/// potential's gradient and Hessian skip the colouring and the pattern when
+/// they are called again on the same set, or on a set rebuilt with the same
+/// stencils. Copies share the kept assembly; get() may be called from
+/// several threads at once.
+class StencilAssemblyCache {
+public:
+    StencilAssemblyCache() = default;
+    StencilAssemblyCache(const StencilAssemblyCache& other) : kept_(other.kept()) { }
+    StencilAssemblyCache& operator=(const StencilAssemblyCache& other)
+    {
+        if (this != &other) {
+            std::shared_ptr<const StencilAssembly> kept = other.kept();
+            const std::lock_guard<std::mutex> lock(mutex_);
+            kept_ = std::move(kept);
+        }
+        return *this;
+    }
+
+    /// The assembly of these stencils (the StencilAssembly constructor's
+    /// arguments), with its Hessian sparsity pattern built when
+    /// with_pattern. stencil(k) may throw (a bad index): nothing is kept
+    /// then.
+    template <typename StencilFn>
+    std::shared_ptr<const StencilAssembly> get(Index num_vertices, Index num_stencils, const StencilFn& stencil,
+                                               int dim, bool with_pattern) const
+    {
+        const std::lock_guard<std::mutex> lock(mutex_);
+        if (!kept_ || !kept_->same_stencils(num_vertices, num_stencils, stencil, dim)) {
+            kept_.reset();
+            kept_ = std::make_shared<const StencilAssembly>(num_vertices, num_stencils, stencil, dim);
+        }
+        if (with_pattern) {
+            kept_->build_sparsity_pattern(); // once; under the lock
+        }
+        return kept_;
+    }
+
+    /// Drops the kept assembly (its memory is freed once no caller holds it).
+    void clear() const
+    {
+        const std::lock_guard<std::mutex> lock(mutex_);
+        kept_.reset();
+    }
+
+private:
+    std::shared_ptr<const StencilAssembly> kept() const
+    {
+        const std::lock_guard<std::mutex> lock(mutex_);
+        return kept_;
+    }
+
+    mutable std::mutex mutex_;
+    mutable std::shared_ptr<const StencilAssembly> kept_;
 };
 
 } // namespace ipc
