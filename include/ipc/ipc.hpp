@@ -89,6 +89,7 @@
 
 // Constraint sets, intersection test, minimum distance, step size
 #include <ipc/collisions/collision_free_step_size.hpp>
+#include <ipc/collisions/collision_hit.hpp>
 #include <ipc/collisions/collision_hits.hpp>
 #include <ipc/collisions/collisions.hpp>
 #include <ipc/collisions/friction_collisions.hpp>

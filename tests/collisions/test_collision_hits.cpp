@@ -2,7 +2,8 @@
 // hit of a motion against a brute-force query of every pair, the per-vertex
 // earliest-hit filter on hand-made ties, the per-pair distance and gradient
 // against the squared kernels and finite differences, the persistent
-// constraint set, the multiplier update and the cumulative-TOI termination.
+// constraint set, the multiplier update and the cumulative-TOI termination;
+// and the same blocks for vertices facing static analytic obstacles.
 
 #include "contact_scenes.hpp"
 
@@ -15,6 +16,9 @@
 #include <ipc/collisions/pair_distance.hpp>
 #include <ipc/collisions/persistent_constraints.hpp>
 #include <ipc/core/toi_termination.hpp>
+#include <ipc/obstacles/obstacle_ccd.hpp>
+#include <ipc/obstacles/obstacle_collisions.hpp>
+#include <ipc/obstacles/obstacle_friction.hpp>
 
 #include <catch2/catch.hpp>
 #include <finite_differences.hpp>
@@ -293,6 +297,162 @@ TEST_CASE("FrictionCollisions::add with the barrier's force equals build", "[pai
     CHECK((added.face_vertex[0].contact.tangent_basis - built.face_vertex[0].contact.tangent_basis).norm() == 0);
     CHECK((added.edge_edge[0].contact.weights - built.edge_edge[0].contact.weights).norm() == 0);
     CHECK_THROWS_AS(added.add(fv, V, -1.0, mu), ipc::invalid_argument);
+}
+
+TEST_CASE("obstacle_collision_hits: every (vertex, obstacle) hit of the point CCD, the step size as their minimum",
+          "[hits][obstacles]")
+{
+    // 400 particles with random motions among a plane, a sphere and a box.
+    std::mt19937 rng(17);
+    std::uniform_real_distribution<double> u(-1, 1);
+    const int n = 400;
+    Eigen::MatrixXd V0(n, 3), V1(n, 3);
+    ipc::ObstacleSet obstacles;
+    obstacles.shapes.push_back(ipc::PlaneObstacle({ 0, -1.2, 0 }, { 0.1, 1, 0 }));
+    obstacles.shapes.push_back(ipc::SphereObstacle { { 0.3, 0, 0 }, 0.25 });
+    obstacles.shapes.push_back(ipc::BoxObstacle { { -0.5, 0.4, 0 }, { 0.2, 0.1, 0.3 }, 0.02 });
+    for (int i = 0; i < n; ++i) {
+        Eigen::Vector3d p;
+        bool outside = false;
+        while (!outside) { // start outside every obstacle by more than the offset
+            p = Eigen::Vector3d(u(rng), u(rng), u(rng));
+            outside = true;
+            for (ipc::Index k = 0; k < obstacles.size(); ++k) {
+                outside = outside && obstacles.signed_distance(k, p) > 0.01;
+            }
+        }
+        V0.row(i) = p.transpose();
+        V1.row(i) = (p + 0.8 * Eigen::Vector3d(u(rng), u(rng), u(rng))).transpose();
+    }
+    const ipc::CollisionMesh mesh(V0, Eigen::MatrixXi(0, 2), Eigen::MatrixXi(0, 3));
+    const double min_distance = 0.005;
+    const auto hits = ipc::obstacle_collision_hits(mesh, V0, V1, obstacles, min_distance);
+    // Brute force: the pointwise query for every (vertex, obstacle), in order.
+    std::vector<ipc::CollisionHit> expected;
+    for (int i = 0; i < n; ++i) {
+        for (ipc::Index k = 0; k < obstacles.size(); ++k) {
+            double toi = 1;
+            if (ipc::point_obstacle_ccd(obstacles, k, V0.row(i).transpose(), V1.row(i).transpose(), toi,
+                                        min_distance)) {
+                expected.push_back({ ipc::PairId::vertex_obstacle(i, k), toi });
+            }
+        }
+    }
+    REQUIRE(expected.size() > 40);
+    REQUIRE(hits.size() == expected.size());
+    for (std::size_t h = 0; h < hits.size(); ++h) {
+        CHECK(hits[h].pair == expected[h].pair);
+        CHECK(hits[h].toi == expected[h].toi);
+    }
+    CHECK(ipc::earliest_toi(hits) == ipc::obstacle_collision_free_step_size(mesh, V0, V1, obstacles, min_distance));
+#if IPC_HAS_OPENMP
+    const int saved = omp_get_max_threads();
+    omp_set_num_threads(1);
+    const auto serial = ipc::obstacle_collision_hits(mesh, V0, V1, obstacles, min_distance);
+    omp_set_num_threads(saved);
+    REQUIRE(serial.size() == hits.size());
+    for (std::size_t h = 0; h < hits.size(); ++h) {
+        CHECK((serial[h].pair == hits[h].pair && serial[h].toi == hits[h].toi));
+    }
+#endif
+    // No obstacles: no hits. A start within the offset: ipc::penetration.
+    CHECK(ipc::obstacle_collision_hits(mesh, V0, V1, ipc::ObstacleSet {}).empty());
+    Eigen::MatrixXd inside = V0;
+    inside.row(7) << 0.3, 0, 0;
+    CHECK_THROWS_AS(ipc::obstacle_collision_hits(mesh, inside, V1, obstacles), ipc::penetration);
+    CHECK_THROWS_AS(ipc::obstacle_collision_hits(mesh, V0, V1, obstacles, -1.0), ipc::invalid_argument);
+}
+
+TEST_CASE("Vertex-obstacle pairs: stencil, per-vertex filter, distance and friction", "[hits][obstacles]")
+{
+    using ipc::PairId;
+    // A triangle (0-2), a point 3 above it and a plane below everything.
+    Eigen::MatrixXd V(4, 3);
+    V << 0, 0, 0, 1, 0, 0, 0, 1, 0, 0.2, 0.3, 0.5;
+    Eigen::MatrixXi F(1, 3);
+    F << 0, 1, 2;
+    const ipc::CollisionMesh mesh(V, Eigen::MatrixXi(0, 2), F);
+    ipc::ObstacleSet obstacles;
+    obstacles.shapes.push_back(ipc::PlaneObstacle({ 0, 0, -0.3 }, { 0.2, -0.1, 1 }));
+    obstacles.shapes.push_back(ipc::SphereObstacle { { 0.2, 0.3, 1.5 }, 0.5 });
+
+    const ipc::PairVertices s = ipc::pair_vertices(mesh, PairId::vertex_obstacle(3, 1));
+    CHECK(s.count == 1);
+    CHECK(s.vertices[0] == 3);
+    CHECK(PairId::face_vertex(0, 3) < PairId::vertex_obstacle(3, 0)); // a kind of its own, ordered last
+    CHECK_THROWS_AS(ipc::pair_vertices(mesh, PairId::vertex_obstacle(4, 0)), ipc::invalid_argument);
+    CHECK_THROWS_AS(ipc::pair_vertices(mesh, PairId::vertex_obstacle(0, -1)), ipc::invalid_argument);
+
+    // The filter counts obstacle hits at their vertex: vertex 3 meets the
+    // sphere before the face, so the face hit is kept only because it is
+    // the earliest at the triangle's vertices; with a later face-side hit
+    // too, the later one drops.
+    const std::vector<ipc::CollisionHit> hits = {
+        { PairId::face_vertex(0, 3), 0.5 },
+        { PairId::vertex_obstacle(3, 1), 0.25 }, // earliest at 3
+        { PairId::vertex_obstacle(0, 0), 0.75 }, // later than vertex 0's face hit: dropped
+        { PairId::vertex_obstacle(1, 0), 0.5 },  // tied with the face hit at vertex 1: kept
+    };
+    const auto kept = ipc::earliest_hits_per_vertex(hits, mesh);
+    REQUIRE(kept.size() == 3);
+    CHECK(kept[0].pair == PairId::face_vertex(0, 3));
+    CHECK(kept[1].pair == PairId::vertex_obstacle(3, 1));
+    CHECK(kept[2].pair == PairId::vertex_obstacle(1, 0));
+    const auto without_known = ipc::earliest_hits_per_vertex(hits, mesh, { PairId::vertex_obstacle(3, 1) });
+    REQUIRE(without_known.size() == 2); // the known pair is dropped and no longer counts at 3
+    CHECK(without_known[0].pair == PairId::face_vertex(0, 3));
+
+    // Distance: the signed distance and its gradient, against finite
+    // differences; other pairs as without obstacles.
+    for (ipc::Index v = 0; v < 4; ++v) {
+        for (ipc::Index k = 0; k < 2; ++k) {
+            const PairId id = PairId::vertex_obstacle(v, k);
+            const ipc::PairDistance pd = ipc::pair_distance(mesh, V, id, obstacles);
+            CHECK(pd.stencil.count == 1);
+            CHECK(pd.distance == obstacles.signed_distance(k, V.row(v).transpose()));
+            CHECK(pd.gradient.tail<9>().isZero());
+            const auto distance = [&](const Eigen::VectorXd& y) {
+                Eigen::MatrixXd W = V;
+                W.row(v) = y.transpose();
+                return ipc::pair_distance(mesh, W, id, obstacles).distance;
+            };
+            CHECK(ipc::test::fd_close(Eigen::VectorXd(pd.gradient.head<3>()),
+                                      ipc::test::fd_gradient(distance, Eigen::VectorXd(V.row(v).transpose()), 1e-7),
+                                      1e-6));
+        }
+    }
+    const ipc::PairDistance fv = ipc::pair_distance(mesh, V, PairId::face_vertex(0, 3), obstacles);
+    CHECK(fv.distance == ipc::pair_distance(mesh, V, PairId::face_vertex(0, 3)).distance);
+    CHECK_THROWS_WITH(ipc::pair_distance(mesh, V, PairId::vertex_obstacle(3, 0)), Catch::Contains("needs the obstacles"));
+    CHECK_THROWS_WITH(ipc::pair_distance(mesh, V, PairId::vertex_obstacle(3, 2), obstacles),
+                      Catch::Contains("obstacle 2") && Catch::Contains("has 2"));
+    Eigen::MatrixXd below = V;
+    below(3, 2) = -0.5;
+    CHECK_THROWS_AS(ipc::pair_distance(mesh, below, PairId::vertex_obstacle(3, 0), obstacles), ipc::penetration);
+
+    // Friction with a given normal force equals the barrier-built contact
+    // given the barrier's force.
+    Eigen::MatrixXd near = V;
+    near.row(3) << 0.2, 0.3, 1.5 - 0.504; // 4 mm below the sphere
+    const double dhat = 0.01, kappa = 10, mu = 0.4;
+    ipc::ObstacleCollisions contacts;
+    contacts.build(mesh, near, obstacles, dhat);
+    REQUIRE(contacts.size() == 1);
+    ipc::ObstacleFrictionCollisions built;
+    built.build(contacts, mesh, near, dhat, kappa, mu);
+    REQUIRE(built.size() == 1);
+    ipc::ObstacleFrictionCollisions added;
+    added.add(3, 1, obstacles, near, built.vertex_obstacle[0].contact.normal_force, mu);
+    REQUIRE(added.size() == 1);
+    CHECK(added.vertex_obstacle[0].vertex == 3);
+    CHECK(added.vertex_obstacle[0].obstacle == 1);
+    CHECK((added.vertex_obstacle[0].contact.tangent_basis - built.vertex_obstacle[0].contact.tangent_basis).norm()
+          == 0);
+    CHECK(added.vertex_obstacle[0].contact.normal_force == built.vertex_obstacle[0].contact.normal_force);
+    CHECK(added.vertex_obstacle[0].contact.mu == mu);
+    CHECK_THROWS_AS(added.add(3, 1, obstacles, near, -1.0, mu), ipc::invalid_argument);
+    CHECK_THROWS_AS(added.add(4, 1, obstacles, near, 1.0, mu), ipc::invalid_argument);
+    CHECK_THROWS_AS(added.add(3, 2, obstacles, near, 1.0, mu), ipc::invalid_argument);
 }
 
 TEST_CASE("PersistentConstraintSet: merge, decay and erase", "[constraints]")

@@ -158,6 +158,34 @@ TEST_CASE("plane CCD is the exact closed form", "[obstacles][pipeline][ccd]")
     CHECK(hits > 300);
 }
 
+TEST_CASE("plane CCD: steps cut again and again toward a target inside never reach the offset",
+          "[obstacles][pipeline][ccd]")
+{
+    // A solver that keeps proposing a target inside the plane and takes the
+    // certified step each time closes the gap geometrically (it keeps 1 - s
+    // of it); rounding must never let the point reach its offset.
+    std::mt19937_64 rng(7);
+    for (int trial = 0; trial < 50; ++trial) {
+        const PlaneObstacle plane(random_point(rng, Eigen::Vector3d::Zero(), 1), random_direction(rng));
+        const double xi = trial % 2 == 0 ? 0.0 : 1e-3;
+        Eigen::Vector3d p = plane.point + (xi + 0.01) * plane.normal + 0.3 * random_direction(rng).cross(plane.normal);
+        const Eigen::Vector3d target = p - 0.05 * plane.normal + 0.01 * random_direction(rng);
+        for (int step = 0; step < 60; ++step) {
+            double toi = -1;
+            REQUIRE(point_obstacle_ccd(plane, p, target, toi, xi));
+            p = Eigen::Vector3d(p + toi * (target - p));
+            REQUIRE(ipc::signed_distance(plane, p) > xi);
+        }
+        // The gap has reached the floor that rounding allows (the regime
+        // under test), and never crossed it.
+        CHECK(ipc::signed_distance(plane, p) - xi < 1e-9);
+        // From there a motion away from the plane is free.
+        double toi = -1;
+        CHECK_FALSE(point_obstacle_ccd(plane, p, Eigen::Vector3d(p + 0.01 * plane.normal), toi, xi));
+        CHECK(toi == 1);
+    }
+}
+
 TEST_CASE("sphere, box and capsule CCD never cross and are nearly exact", "[obstacles][pipeline][ccd]")
 {
     std::mt19937_64 rng(202);

@@ -23,6 +23,7 @@
 #include <ipc/ccd/additive_ccd.hpp>
 #include <ipc/ccd/ccd_method.hpp>
 #include <ipc/collisions/collision_free_step_size.hpp>
+#include <ipc/collisions/collision_hit.hpp>
 #include <ipc/collisions/detail/parallel_blocks.hpp>
 #include <ipc/collisions/pair_id.hpp>
 #include <ipc/core/error.hpp>
@@ -39,13 +40,6 @@
 #include <vector>
 
 namespace ipc {
-
-/// One collision of a motion: the pair and the CCD's time of impact, the
-/// fraction of the step in [0, 1] at which it comes within its offset.
-struct CollisionHit {
-    PairId pair;
-    double toi = 1.0;
-};
 
 namespace detail {
     /// Queries count pairs (make(i) gives the stencil and the id of pair i)
@@ -192,6 +186,8 @@ inline double earliest_toi(const std::vector<CollisionHit>& hits)
 /// earliest toi over the remaining hits of at least one of its stencil's
 /// vertices. The toi values are compared exactly as stored, so every hit
 /// tied at a vertex's earliest time is kept. Keeps the order of `hits`.
+/// Vertex-obstacle hits (obstacle_collision_hits) may be mixed in: their
+/// stencil is their vertex, so a vertex's earliest time counts both kinds.
 /// Throws ipc::invalid_argument when `known` is not sorted or a hit names
 /// a primitive outside the mesh.
 inline std::vector<CollisionHit> earliest_hits_per_vertex(const std::vector<CollisionHit>& hits,

@@ -13,6 +13,10 @@
 /// the squared-distance kernels of the type, d = sqrt(d^2) and
 /// grad d = grad(d^2) / (2 d), which are accurate at small d; the weights
 /// describe the closest points, e.g. for friction.
+///
+/// A vertex facing a static obstacle (PairKind::vertex_obstacle) has the
+/// obstacle's signed distance phi instead, with gradient grad phi; that
+/// overload takes the ObstacleSet.
 
 #include <ipc/collisions/pair_id.hpp>
 #include <ipc/core/error.hpp>
@@ -24,6 +28,7 @@
 #include <ipc/distance/point_triangle.hpp>
 #include <ipc/friction/closest_point.hpp>
 #include <ipc/mesh/collision_mesh.hpp>
+#include <ipc/obstacles/obstacle_set.hpp>
 
 #include <Eigen/Core>
 
@@ -134,14 +139,17 @@ namespace detail {
 /// plane z = 0: its pairs are point-edge and point-point, and the gradient
 /// keeps 3 entries per vertex, whose z entries are 0. Throws
 /// ipc::invalid_argument for bad positions (a column count other than
-/// mesh.dim() names both), an out-of-range pair or an edge-edge or
-/// point-triangle pair of a 2D mesh, and
+/// mesh.dim() names both), an out-of-range pair, an edge-edge or
+/// point-triangle pair of a 2D mesh or a vertex-obstacle pair (use the
+/// overload with the obstacles), and
 /// ipc::penetration when the pair's distance is zero (the linearisation
 /// needs d > 0; it names the pair).
 inline PairDistance pair_distance(const CollisionMesh& mesh, const Eigen::Ref<const Eigen::MatrixXd>& V,
                                   const PairId& id)
 {
     mesh.check_positions(V, "pair_distance: V");
+    require(id.kind != PairKind::vertex_obstacle, "pair_distance: vertex_obstacle pair (", id.a, ", ", id.b,
+            ") needs the obstacles: call pair_distance(mesh, V, id, obstacles)");
     require(mesh.dim() == 3 || id.kind == PairKind::edge_vertex || id.kind == PairKind::vertex_vertex,
             "pair_distance: a 2D mesh has point-edge and point-point pairs only, got a ", to_string(id.kind), " pair");
     PairDistance out;
@@ -186,11 +194,43 @@ inline PairDistance pair_distance(const CollisionMesh& mesh, const Eigen::Ref<co
         out.weights = detail::point_triangle_weights(type, p, t0, t1, t2);
         break;
     }
+    case PairKind::vertex_obstacle: break; // rejected above
     }
     require<penetration>(d2 > 0, "pair_distance: ", to_string(id.kind), " pair (", id.a, ", ", id.b,
                          ") has zero distance");
     out.distance = std::sqrt(d2);
     out.gradient /= 2 * out.distance;
+    return out;
+}
+
+/// The same for any pair, vertex-obstacle pairs included (3D meshes only):
+/// for PairKind::vertex_obstacle, distance is obstacle a's signed distance
+/// phi at vertex b (> 0 outside), gradient is grad phi over the one-vertex
+/// stencil (a unit vector for the analytic shapes), weights are (1) and
+/// type is none. Other pairs are as above. Also throws
+/// ipc::invalid_argument for an obstacle index out of range or a 2D mesh
+/// with a vertex-obstacle pair, and ipc::penetration when phi <= 0.
+inline PairDistance pair_distance(const CollisionMesh& mesh, const Eigen::Ref<const Eigen::MatrixXd>& V,
+                                  const PairId& id, const ObstacleSet& obstacles)
+{
+    if (id.kind != PairKind::vertex_obstacle) {
+        return pair_distance(mesh, V, id);
+    }
+    mesh.check_positions(V, "pair_distance: V");
+    require(mesh.dim() == 3, "pair_distance: vertex-obstacle pairs need a 3D mesh");
+    require(id.a >= 0 && id.a < obstacles.size(), "pair_distance: vertex_obstacle pair (", id.a, ", ", id.b,
+            ") names obstacle ", id.a, " but the set has ", obstacles.size());
+    PairDistance out;
+    out.pair = id;
+    out.stencil = pair_vertices(mesh, id);
+    const Eigen::Vector3d p = detail::pair_row(V, id.b);
+    const double phi = obstacles.signed_distance(id.a, p);
+    require<penetration>(phi > 0, "pair_distance: vertex ", id.b, " is at signed distance ", phi, " from obstacle ",
+                         id.a, " (", obstacles.name(id.a), ")");
+    out.distance = phi;
+    out.gradient.setZero();
+    out.gradient.head<3>() = obstacles.gradient(id.a, p);
+    out.weights = { { 1, 0, 0, 0 } };
     return out;
 }
 

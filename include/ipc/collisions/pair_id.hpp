@@ -4,7 +4,8 @@
 /// primitive indices, in one order whatever order the pair was found in.
 /// It depends only on the mesh's connectivity, so it stays the same across
 /// Newton iterations and time steps and can key state that persists with a
-/// pair (multipliers, decay weights, lagged friction).
+/// pair (multipliers, decay weights, lagged friction). A vertex facing a
+/// static analytic obstacle (an index into an ObstacleSet) is a pair too.
 
 #include <ipc/core/error.hpp>
 #include <ipc/core/types.hpp>
@@ -26,6 +27,7 @@ enum class PairKind : std::uint8_t {
     edge_vertex,   ///< edge a, vertex b
     edge_edge,     ///< edges a < b
     face_vertex,   ///< face a, vertex b
+    vertex_obstacle, ///< obstacle a (an index into an ObstacleSet), vertex b
 };
 
 /// Name of a pair kind ("vertex_vertex", ...).
@@ -36,6 +38,7 @@ constexpr std::string_view to_string(PairKind kind)
     case PairKind::edge_vertex: return "edge_vertex";
     case PairKind::edge_edge: return "edge_edge";
     case PairKind::face_vertex: return "face_vertex";
+    case PairKind::vertex_obstacle: return "vertex_obstacle";
     }
     return "unknown";
 }
@@ -55,6 +58,10 @@ struct PairId {
     static PairId edge_vertex(Index edge, Index vertex) { return { PairKind::edge_vertex, edge, vertex }; }
     static PairId edge_edge(Index e0, Index e1) { return { PairKind::edge_edge, std::min(e0, e1), std::max(e0, e1) }; }
     static PairId face_vertex(Index face, Index vertex) { return { PairKind::face_vertex, face, vertex }; }
+    static PairId vertex_obstacle(Index vertex, Index obstacle)
+    {
+        return { PairKind::vertex_obstacle, obstacle, vertex };
+    }
 
     friend bool operator==(const PairId& x, const PairId& y)
     {
@@ -78,7 +85,8 @@ struct PairIdHash {
 };
 
 /// The vertices of a pair's stencil, in the order of its distance kernel:
-/// (v0, v1), (p, e0, e1), (ea0, ea1, eb0, eb1) or (p, t0, t1, t2).
+/// (v0, v1), (p, e0, e1), (ea0, ea1, eb0, eb1), (p, t0, t1, t2) or, facing an
+/// obstacle, (p).
 struct PairVertices {
     std::array<Index, 4> vertices { { -1, -1, -1, -1 } };
     int count = 0;
@@ -86,7 +94,8 @@ struct PairVertices {
 
 /// Stencil vertices of pair `id` in `mesh`. Throws ipc::invalid_argument when
 /// a primitive index is out of range (naming the pair, the index and the
-/// bound).
+/// bound; an obstacle index is only checked to be non-negative, the mesh
+/// does not know the obstacles).
 inline PairVertices pair_vertices(const CollisionMesh& mesh, const PairId& id)
 {
     const Index nv = mesh.num_vertices(), ne = mesh.num_edges(), nf = mesh.num_faces();
@@ -121,6 +130,13 @@ inline PairVertices pair_vertices(const CollisionMesh& mesh, const PairId& id)
         check(id.b, nv, "vertex");
         out.vertices = { { id.b, F(id.a, 0), F(id.a, 1), F(id.a, 2) } };
         out.count = 4;
+        break;
+    case PairKind::vertex_obstacle:
+        require(id.a >= 0, "pair_vertices: vertex_obstacle pair (", id.a, ", ", id.b, ") names obstacle ", id.a,
+                ", a negative index");
+        check(id.b, nv, "vertex");
+        out.vertices = { { id.b, -1, -1, -1 } };
+        out.count = 1;
         break;
     }
     return out;

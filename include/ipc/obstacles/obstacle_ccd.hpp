@@ -1,8 +1,8 @@
 #pragma once
 /// @file
 /// Continuous collision detection of moving vertices against static
-/// obstacles, and the collision-free step size of a mesh against an
-/// ObstacleSet.
+/// obstacles, and the collision-free step size and every hit of a mesh
+/// against an ObstacleSet.
 ///
 /// A vertex moves linearly, p(t) = p0 + t (p1 - p0), t in [0, tmax]. With
 /// phi0 = phi(p0) > xi (xi the minimum distance: the vertex's offset), the
@@ -13,7 +13,8 @@
 /// vertex never comes closer than T > xi on [0, toi], and never crosses the
 /// surface.
 ///  - Plane: phi(t) is linear, and the time is the exact closed form
-///    t = (phi0 - T) / (phi0 - phi1) (up to rounding).
+///    t = (phi0 - T) / (phi0 - phi1) (up to rounding), with T raised to at
+///    least xi + slack (below).
 ///  - Sphere, box, capsule (convex, 1-Lipschitz): an exact test that the whole
 ///    segment stays above T (segment_clear_of_obstacle) answers most queries
 ///    at once; otherwise conservative advancement from t = 0, each step the
@@ -32,7 +33,12 @@
 ///
 /// Rounding: every certified bound is lowered by a slack of 1e-12 times the
 /// magnitudes involved (coordinates, phi0, xi), and slopes are made steeper
-/// by 1e-12 |p1 - p0|.
+/// by 1e-12 |p1 - p0|. The plane keeps a gap of at least that slack, which
+/// exceeds the rounding of the position p0 + t (p1 - p0) and of phi there,
+/// and reports a motion toward the plane that starts within it of xi as a
+/// hit at t = 0 (a motion away is free). (Without it, a
+/// solver that keeps cutting steps toward a proxy inside the plane, each
+/// keeping 1 - s of the gap, would end at phi == xi to rounding.)
 ///
 /// Starts within the offset: the pointwise queries follow the drop-in CCD
 /// convention (ccd_method.hpp): phi0 <= xi returns true with toi = 0. The
@@ -42,6 +48,7 @@
 #include <ipc/core/error.hpp>
 #include <ipc/core/math.hpp>
 #include <ipc/core/types.hpp>
+#include <ipc/collisions/collision_hit.hpp>
 #include <ipc/collisions/detail/parallel_blocks.hpp>
 #include <ipc/mesh/collision_mesh.hpp>
 #include <ipc/obstacles/obstacle_collisions.hpp>
@@ -97,11 +104,18 @@ namespace detail::obstacle_ccd {
             toi = 0;
             return false;
         }
+        const double slack = 1e-12
+            * (p0.cwiseAbs().maxCoeff() + p1.cwiseAbs().maxCoeff() + plane.point.cwiseAbs().maxCoeff()
+               + std::abs(phi0) + xi);
         const double phi1 = signed_distance(plane, p1);
-        const double T = xi + (1 - s) * (phi0 - xi);
-        if (phi1 >= T) { // linear: phi stays above T on [0, 1]
+        const double T = std::max(xi + (1 - s) * (phi0 - xi), xi + slack);
+        if (phi1 >= T || phi1 >= phi0) { // linear: phi stays above min(T, phi0) > xi on [0, 1]
             toi = tmax;
             return false;
+        }
+        if (!(phi0 > T)) { // approaching from within the slack: no step can be certified
+            toi = 0;
+            return true;
         }
         const double t = (phi0 - T) / (phi0 - phi1);
         if (t >= tmax) {
@@ -247,6 +261,68 @@ inline bool point_obstacle_ccd(const ObstacleSet& obstacles, Index k, const Eige
         : point_obstacle_ccd(obstacles.function(k), p_t0, p_t1, toi, min_distance, tmax, conservative_rescaling);
 }
 
+namespace detail {
+    /// The (vertex, obstacle) queries of the mesh-level functions below:
+    /// validates their input, then calls on_hit(i, k, toi) for every
+    /// colliding, non-prescribed vertex v = mesh.collision_vertices()[i] and
+    /// obstacle k that the CCD reports as a hit over the whole step (xi_v =
+    /// the vertex's radius + min_distance). Parallel over vertices: each i
+    /// is visited by one thread, its obstacles in order. Throws
+    /// ipc::penetration for a vertex that starts at or inside its offset
+    /// (the first such vertex in order, naming it, the obstacle and the
+    /// values).
+    template <typename OnHit>
+    void for_each_obstacle_hit(const CollisionMesh& mesh, const Eigen::Ref<const Eigen::MatrixXd>& V0,
+                               const Eigen::Ref<const Eigen::MatrixXd>& V1, const ObstacleSet& obstacles,
+                               double min_distance, double conservative_rescaling, const char* who,
+                               const OnHit& on_hit)
+    {
+        check_obstacle_mesh_positions(mesh, V0, who, "V0");
+        check_obstacle_mesh_positions(mesh, V1, who, "V1");
+        require(std::isfinite(min_distance) && min_distance >= 0, who,
+                ": min_distance must be finite and non-negative, got ", min_distance);
+        const double s = conservative_rescaling;
+        require(s > 0 && s < 1, who, ": conservative_rescaling must be in (0, 1), got ", s);
+        obstacles.check(who);
+        const std::vector<Index>& vertices = mesh.collision_vertices();
+        const Index num_obstacles = obstacles.size();
+        // Per vertex: the first obstacle it starts within (-1: none).
+        std::vector<Index> inside(vertices.size(), -1);
+        std::vector<double> inside_phi(vertices.size(), 0.0);
+        guarded_parallel_for(0, std::ptrdiff_t(vertices.size()), [&](std::ptrdiff_t i) {
+            const Index v = vertices[std::size_t(i)];
+            if (mesh.is_prescribed(v) || num_obstacles == 0) {
+                return;
+            }
+            const Eigen::Vector3d p0 = obstacle_row3(V0, v), p1 = obstacle_row3(V1, v);
+            const double xi = mesh.vertex_radii()[v] + min_distance;
+            for (Index k = 0; k < num_obstacles; ++k) {
+                const double phi0 = obstacle_ccd::checked_phi(obstacles.signed_distance(k, p0), who, 0.0);
+                if (!(phi0 > xi)) {
+                    inside[std::size_t(i)] = k;
+                    inside_phi[std::size_t(i)] = phi0;
+                    return;
+                }
+                double toi = 1.0;
+                const bool hit = obstacles.is_shape(k)
+                    ? obstacle_ccd::shape(obstacles.shape(k), p0, p1, toi, xi, 1.0, s, who)
+                    : obstacle_ccd::function(obstacles.function(k), p0, p1, toi, xi, 1.0, s, who);
+                if (hit) {
+                    on_hit(std::size_t(i), k, toi);
+                }
+            }
+        }, 256);
+        for (std::size_t i = 0; i < vertices.size(); ++i) {
+            if (inside[i] >= 0) {
+                const Index v = vertices[i];
+                throw penetration(concat(who, ": vertex ", v, " starts at signed distance ", inside_phi[i],
+                                         " from obstacle ", inside[i], " (", obstacles.name(inside[i]),
+                                         "), at or inside its offset ", mesh.vertex_radii()[v] + min_distance));
+            }
+        }
+    }
+} // namespace detail
+
 /// Collision-free step size of a mesh against static obstacles: the largest
 /// alpha in [0, 1] that the obstacle CCD certifies for every colliding,
 /// non-prescribed vertex v moving from V0 to V1 against every obstacle, with
@@ -261,7 +337,8 @@ inline bool point_obstacle_ccd(const ObstacleSet& obstacles, Index k, const Eige
 /// @param conservative_rescaling  s in (0, 1)
 /// @return alpha in [0, 1] (1 when no vertex comes near an obstacle). The
 ///         result is the minimum of per-(vertex, obstacle) values, the same
-///         for any thread count.
+///         for any thread count, and the smallest toi of
+///         obstacle_collision_hits for the same motion.
 /// Throws ipc::invalid_argument for a 2D mesh, bad positions, min_distance,
 /// s or obstacles (or a callback returning NaN), and ipc::penetration when a
 /// vertex starts at or inside its offset (phi <= xi_v, naming the vertex, the
@@ -271,57 +348,52 @@ inline double obstacle_collision_free_step_size(const CollisionMesh& mesh, const
                                                 const ObstacleSet& obstacles, double min_distance = 0,
                                                 double conservative_rescaling = obstacle_ccd_default_rescaling)
 {
-    const char* who = "obstacle_collision_free_step_size";
-    detail::check_obstacle_mesh_positions(mesh, V0, who, "V0");
-    detail::check_obstacle_mesh_positions(mesh, V1, who, "V1");
-    require(std::isfinite(min_distance) && min_distance >= 0, who,
-            ": min_distance must be finite and non-negative, got ", min_distance);
-    const double s = conservative_rescaling;
-    require(s > 0 && s < 1, who, ": conservative_rescaling must be in (0, 1), got ", s);
-    obstacles.check(who);
-    const std::vector<Index>& vertices = mesh.collision_vertices();
-    const Index num_obstacles = obstacles.size();
-    // Per vertex: its step, or the first obstacle it starts within (-1: none).
-    std::vector<double> step(vertices.size(), 1.0);
-    std::vector<Index> inside(vertices.size(), -1);
-    std::vector<double> inside_phi(vertices.size(), 0.0);
-    detail::guarded_parallel_for(0, std::ptrdiff_t(vertices.size()), [&](std::ptrdiff_t i) {
-        const Index v = vertices[std::size_t(i)];
-        if (mesh.is_prescribed(v) || num_obstacles == 0) {
-            return;
-        }
-        const Eigen::Vector3d p0 = detail::obstacle_row3(V0, v), p1 = detail::obstacle_row3(V1, v);
-        const double xi = mesh.vertex_radii()[v] + min_distance;
-        double best = 1.0;
-        for (Index k = 0; k < num_obstacles; ++k) {
-            const double phi0 = detail::obstacle_ccd::checked_phi(obstacles.signed_distance(k, p0), who, 0.0);
-            if (!(phi0 > xi)) {
-                inside[std::size_t(i)] = k;
-                inside_phi[std::size_t(i)] = phi0;
-                return;
-            }
-            double toi = 1.0;
-            const bool hit = obstacles.is_shape(k)
-                ? detail::obstacle_ccd::shape(obstacles.shape(k), p0, p1, toi, xi, 1.0, s, who)
-                : detail::obstacle_ccd::function(obstacles.function(k), p0, p1, toi, xi, 1.0, s, who);
-            if (hit) {
-                best = std::min(best, toi);
-            }
-        }
-        step[std::size_t(i)] = best;
-    }, 256);
+    std::vector<double> step(mesh.collision_vertices().size(), 1.0);
+    detail::for_each_obstacle_hit(mesh, V0, V1, obstacles, min_distance, conservative_rescaling,
+                                  "obstacle_collision_free_step_size",
+                                  [&](std::size_t i, Index, double toi) { step[i] = std::min(step[i], toi); });
     double alpha = 1.0;
-    for (std::size_t i = 0; i < vertices.size(); ++i) {
-        if (inside[i] >= 0) {
-            const Index v = vertices[i];
-            throw penetration(detail::concat(who, ": vertex ", v, " starts at signed distance ", inside_phi[i],
-                                             " from obstacle ", inside[i], " (", obstacles.name(inside[i]),
-                                             "), at or inside its offset ",
-                                             mesh.vertex_radii()[v] + min_distance));
-        }
-        alpha = std::min(alpha, step[i]);
+    for (const double t : step) {
+        alpha = std::min(alpha, t);
     }
     return alpha;
+}
+
+/// Every collision of the same motion against the obstacles, not only the
+/// first: one hit (PairId::vertex_obstacle(v, k), toi) per vertex v and
+/// obstacle k that the CCD of obstacle_collision_free_step_size reports,
+/// with the same offsets, over the whole step. For barrier-free solvers
+/// that grow a constraint set from the hits (collision_hits.hpp gives the
+/// mesh pairs' hits; earliest_hits_per_vertex filters both together).
+/// @return the hits, ordered by vertex (as in mesh.collision_vertices()) and
+///         then obstacle, the same for any thread count; their smallest toi
+///         is obstacle_collision_free_step_size's alpha (1 without hits).
+/// Throws as obstacle_collision_free_step_size.
+inline std::vector<CollisionHit> obstacle_collision_hits(const CollisionMesh& mesh,
+                                                         const Eigen::Ref<const Eigen::MatrixXd>& V0,
+                                                         const Eigen::Ref<const Eigen::MatrixXd>& V1,
+                                                         const ObstacleSet& obstacles, double min_distance = 0,
+                                                         double conservative_rescaling = obstacle_ccd_default_rescaling)
+{
+    const std::vector<Index>& vertices = mesh.collision_vertices();
+    const std::size_t num_obstacles = std::size_t(obstacles.size());
+    // One slot per (vertex, obstacle), NaN when no hit: filled in parallel,
+    // gathered in order.
+    std::vector<double> toi(vertices.size() * num_obstacles, std::numeric_limits<double>::quiet_NaN());
+    detail::for_each_obstacle_hit(mesh, V0, V1, obstacles, min_distance, conservative_rescaling,
+                                  "obstacle_collision_hits", [&](std::size_t i, Index k, double t) {
+                                      toi[i * num_obstacles + std::size_t(k)] = t;
+                                  });
+    std::vector<CollisionHit> hits;
+    for (std::size_t i = 0; i < vertices.size(); ++i) {
+        for (std::size_t k = 0; k < num_obstacles; ++k) {
+            const double t = toi[i * num_obstacles + k];
+            if (!std::isnan(t)) {
+                hits.push_back({ PairId::vertex_obstacle(vertices[i], Index(k)), t });
+            }
+        }
+    }
+    return hits;
 }
 
 } // namespace ipc

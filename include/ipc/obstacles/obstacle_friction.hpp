@@ -45,6 +45,21 @@
 
 namespace ipc {
 
+namespace detail {
+    /// Orthonormal tangent basis (3 x 2) at p of obstacle k: the complement
+    /// of its unit normal grad phi / |grad phi|. Throws
+    /// ipc::degenerate_geometry when the gradient is zero or not finite.
+    inline Matrix<double, 3, 2> obstacle_tangent_basis(const ObstacleSet& obstacles, Index k, const Eigen::Vector3d& p,
+                                                       Index vertex, const char* who)
+    {
+        const Eigen::Vector3d g = obstacles.gradient(k, p);
+        const double length = g.norm();
+        require<degenerate_geometry>(length > 0 && std::isfinite(length), who, ": obstacle ", k, " has gradient (",
+                                     g[0], ", ", g[1], ", ", g[2], ") at vertex ", vertex, ": no contact normal");
+        return orthonormal_complement<double>(Eigen::Vector3d(g / length));
+    }
+} // namespace detail
+
 /// One lagged vertex-obstacle frictional contact.
 struct VertexObstacleFriction {
     Index vertex = 0;                 ///< mesh vertex
@@ -92,20 +107,48 @@ public:
             require<penetration>(phi > c.offset, who, ": obstacle contact ", i, " (vertex ", c.vertex,
                                  ", obstacle ", c.obstacle, ") has signed distance ", phi, " <= its offset ",
                                  c.offset);
-            const Eigen::Vector3d g = contacts.obstacles.gradient(c.obstacle, p);
-            const double length = g.norm();
-            require<degenerate_geometry>(length > 0 && std::isfinite(length), who, ": obstacle ", c.obstacle,
-                                         " has gradient (", g[0], ", ", g[1], ", ", g[2], ") at vertex ",
-                                         c.vertex, ": no contact normal");
             VertexObstacleFriction& out = vertex_obstacle[std::size_t(i)];
             out.vertex = c.vertex;
             out.obstacle = c.obstacle;
-            out.contact.tangent_basis = detail::orthonormal_complement<double>(Eigen::Vector3d(g / length));
+            out.contact.tangent_basis
+                = detail::obstacle_tangent_basis(contacts.obstacles, c.obstacle, p, c.vertex, who);
             out.contact.weights = Vector<double, 1>::Ones();
             // normal_force_magnitude takes the squared distance: phi > xi >= 0 here.
             out.contact.normal_force = normal_force_magnitude<Barrier>(phi * phi, c.offset, dhat, kappa);
             out.contact.mu = mu;
         });
+    }
+
+    /// Adds the contact of vertex `vertex` with obstacle `obstacle` of
+    /// `obstacles`, with a normal force given by the caller instead of a
+    /// barrier (e.g. an augmented-Lagrangian multiplier): the tangent basis
+    /// is orthogonal to the obstacle's normal grad phi at the vertex's lag
+    /// position (row `vertex` of V, n x 3, m). normal_force >= 0 (N, in the
+    /// units of the incremental potential: no 1/h^2), mu >= 0. Throws
+    /// ipc::invalid_argument for bad values, positions or indices, and
+    /// ipc::degenerate_geometry where the obstacle has no normal.
+    void add(Index vertex, Index obstacle, const ObstacleSet& obstacles, const Eigen::Ref<const Eigen::MatrixXd>& V,
+             double normal_force, double mu)
+    {
+        const char* who = "ObstacleFrictionCollisions::add";
+        require(V.cols() == 3, who, ": positions must have 3 columns, got ", V.cols());
+        require(vertex >= 0 && vertex < V.rows(), who, ": vertex ", vertex, " is out of range (", V.rows(),
+                " vertices)");
+        require(obstacle >= 0 && obstacle < obstacles.size(), who, ": obstacle ", obstacle, " is out of range (",
+                obstacles.size(), " obstacles)");
+        require(std::isfinite(normal_force) && normal_force >= 0, who,
+                ": normal_force must be finite and non-negative, got ", normal_force);
+        require(std::isfinite(mu) && mu >= 0, who, ": mu must be finite and non-negative, got ", mu);
+        const Eigen::Vector3d p = detail::obstacle_row3(V, vertex);
+        require(p.allFinite(), who, ": vertex ", vertex, " has a non-finite position");
+        VertexObstacleFriction out;
+        out.vertex = vertex;
+        out.obstacle = obstacle;
+        out.contact.tangent_basis = detail::obstacle_tangent_basis(obstacles, obstacle, p, vertex, who);
+        out.contact.weights = Vector<double, 1>::Ones();
+        out.contact.normal_force = normal_force;
+        out.contact.mu = mu;
+        vertex_obstacle.push_back(out);
     }
 
     /// Number of contacts.
