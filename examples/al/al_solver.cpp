@@ -15,6 +15,8 @@
 #include <ipc/collisions/persistent_constraints.hpp>
 #include <ipc/core/error.hpp>
 #include <ipc/core/toi_termination.hpp>
+#include <ipc/obstacles/obstacle_ccd.hpp>
+#include <ipc/obstacles/obstacle_friction.hpp>
 #include <ipc/potentials/friction_potential.hpp>
 #include <ipc/potentials/stencil_assembly.hpp>
 
@@ -94,7 +96,7 @@ namespace {
 class AlSimulator::Impl {
 public:
     Impl(Model model, const AlParameters& parameters)
-        : model_(model.analytic_obstacles.empty() ? std::move(model) : model.with_meshed_obstacles())
+        : model_(std::move(model))
         , p_(parameters)
     {
         require(std::isfinite(p_.dt) && p_.dt > 0, "AlSimulator: time step must be positive, got ", p_.dt);
@@ -118,6 +120,7 @@ public:
         v_ = model_.velocities;
 
         mesh_ = model_.collision_mesh();
+        obstacles_ = model_.obstacle_set();
         held_ = model_.held();
         elastic_ = StencilAssembly(n, model_.num_elements(), [&](Index k) { return model_.element_vertices(k); });
         elastic_.build_sparsity_pattern();
@@ -128,6 +131,9 @@ public:
         }
         mass_matrix_.makeCompressed();
         check_step_start(mesh_, x_); // ipc::penetration naming the pair
+        if (!obstacles_.empty()) {
+            (void)obstacle_collision_free_step_size(mesh_, x_, x_, obstacles_); // ... or the vertex inside an obstacle
+        }
     }
 
     const Model& model() const { return model_; }
@@ -183,7 +189,11 @@ public:
             solve_subproblem(y, stats);
             // Algorithm 3: pairs colliding on the tail x -> previous proxy.
             auto t0 = Clock::now();
-            const std::vector<CollisionHit> hits = collision_hits(mesh_, x, y_previous);
+            std::vector<CollisionHit> hits = collision_hits(mesh_, x, y_previous);
+            if (!obstacles_.empty()) {
+                const std::vector<CollisionHit> obstacle_hits = obstacle_collision_hits(mesh_, x, y_previous, obstacles_);
+                hits.insert(hits.end(), obstacle_hits.begin(), obstacle_hits.end());
+            }
             std::vector<PairId> fresh;
             for (const CollisionHit& hit : earliest_hits_per_vertex(hits, mesh_, constraints_.pairs())) {
                 fresh.push_back(hit.pair);
@@ -191,7 +201,10 @@ public:
             constraints_.insert(std::move(fresh));
             constraints_.erase_decayed(p_.erase_below);
             // The collision-free step toward the new proxy.
-            const double alpha = collision_free_step_size(mesh_, x, y);
+            double alpha = collision_free_step_size(mesh_, x, y);
+            if (!obstacles_.empty()) {
+                alpha = std::min(alpha, obstacle_collision_free_step_size(mesh_, x, y, obstacles_));
+            }
             stats.time_ccd += seconds_since(t0);
             x = x + alpha * (y - x);
             y_previous = y;
@@ -210,6 +223,7 @@ public:
         if (p_.check_intersections) {
             require<penetration>(!has_intersections(mesh_, x), "AL time step ending at t = ", time_ + h,
                                  " produced an intersecting configuration");
+            check_outside_obstacles(mesh_, obstacles_, x, ipc::detail::concat("AL time step ending at t = ", time_ + h));
         }
         v_ = (x - x_) / h;
         x_ = x;
@@ -237,6 +251,7 @@ private:
         case PairKind::edge_vertex: return mesh_.edge_vertex_offset(id.a, id.b);
         case PairKind::edge_edge: return mesh_.edge_edge_offset(id.a, id.b);
         case PairKind::face_vertex: return mesh_.face_vertex_offset(id.a, id.b);
+        case PairKind::vertex_obstacle: return mesh_.vertex_radii()[id.b];
         }
         return 0;
     }
@@ -246,7 +261,7 @@ private:
         linearised_.clear();
         linearised_.reserve(constraints_.size());
         for (const PersistentConstraint& c : constraints_.constraints()) {
-            const PairDistance pd = pair_distance(mesh_, x, c.pair);
+            const PairDistance pd = pair_distance(mesh_, x, c.pair, obstacles_);
             Linearised l;
             l.stencil = pd.stencil;
             l.gradient = pd.gradient;
@@ -306,6 +321,9 @@ private:
         if (!friction_.empty()) {
             e += friction_potential()(friction_, mesh_, y - x_start_);
         }
+        if (!obstacle_friction_.empty()) {
+            e += friction_potential()(obstacle_friction_, mesh_, y - x_start_);
+        }
         const auto& cs = constraints_.constraints();
         for (std::size_t i = 0; i < cs.size(); ++i) {
             const double r = std::min(0.0, constraint_value(i, y) - cs[i].lambda / mu_);
@@ -334,6 +352,13 @@ private:
                 const Eigen::MatrixXd U = y - x_start_;
                 g += friction_potential().gradient(friction_, mesh_, U);
                 Eigen::SparseMatrix<double> Hf = friction_potential().hessian(friction_, mesh_, U);
+                drop_held(Hf, held_);
+                add_scaled(H, Hf);
+            }
+            if (!obstacle_friction_.empty()) {
+                const Eigen::MatrixXd U = y - x_start_;
+                g += friction_potential().gradient(obstacle_friction_, mesh_, U);
+                Eigen::SparseMatrix<double> Hf = friction_potential().hessian(obstacle_friction_, mesh_, U);
                 drop_held(Hf, held_);
                 add_scaled(H, Hf);
             }
@@ -419,6 +444,7 @@ private:
     void update_friction()
     {
         friction_.clear();
+        obstacle_friction_.clear();
         if (p_.friction == 0 || mu_ == 0) {
             return;
         }
@@ -426,10 +452,15 @@ private:
             if (c.lambda <= 0) {
                 continue;
             }
-            const PairDistance pd = pair_distance(mesh_, x_, c.pair);
+            const PairDistance pd = pair_distance(mesh_, x_, c.pair, obstacles_);
             const double value = pd.distance - (pair_offset(c.pair) + delta_);
             const double force = mu_ * std::abs(std::min(0.0, value - c.lambda / mu_));
-            if (force > 0) {
+            if (!(force > 0)) {
+                continue;
+            }
+            if (c.pair.kind == PairKind::vertex_obstacle) {
+                obstacle_friction_.add(c.pair.b, c.pair.a, obstacles_, x_, force, p_.friction);
+            } else {
                 friction_.add(pd, x_, force, p_.friction);
             }
         }
@@ -437,7 +468,7 @@ private:
 
     void measure_distances(AlStepStats& stats) const
     {
-        const ContactDistances d = contact_distances(mesh_, x_, 2 * p_.delta);
+        const ContactDistances d = contact_distances(mesh_, x_, 2 * p_.delta, obstacles_);
         stats.min_distance = d.min_distance;
         stats.min_gap = d.min_gap;
     }
@@ -445,6 +476,7 @@ private:
     Model model_;
     AlParameters p_;
     CollisionMesh mesh_;
+    ObstacleSet obstacles_; ///< the model's analytic obstacles
     std::vector<bool> held_;
     StencilAssembly elastic_;
     Eigen::SparseMatrix<double> mass_matrix_; ///< lumped masses of the free vertices (3n x 3n)
@@ -455,6 +487,7 @@ private:
     PersistentConstraintSet constraints_;
     std::vector<Linearised> linearised_;
     FrictionCollisions friction_;
+    ObstacleFrictionCollisions obstacle_friction_;
     CumulativeToiTermination termination_;
 };
 

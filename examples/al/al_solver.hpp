@@ -30,10 +30,13 @@
 /// after 50 iterations in a row with alpha < 1e-4, mu doubles and delta
 /// halves (the paper's stall guard).
 ///
-/// Contact is between mesh primitives only: the model's analytic obstacles
-/// (a ground plane) become obstacle meshes inscribed in them
-/// (Model::with_meshed_obstacles, a plane as the square board it is drawn
-/// as), appended after the model's vertices; model() returns that model.
+/// The model's analytic obstacles (a ground plane) are constraints of their
+/// own: each vertex v facing obstacle k is the pair
+/// PairId::vertex_obstacle(v, k), with c(y) = phi(x_v) + grad phi(x_v) .
+/// (y_v - x_v) - (r_v + delta) (phi the signed distance, r_v the vertex's
+/// contact radius), found, filtered and stepped like the mesh pairs
+/// (obstacle_collision_hits, obstacle_collision_free_step_size), with
+/// friction against the obstacle's tangent plane.
 ///
 /// This header declares the simulator; al_solver.cpp holds its
 /// implementation, compiled once into the al_solver library.

@@ -3,9 +3,11 @@
 /// What the example programs report about how close their surfaces came:
 /// the smallest true distance and the smallest gap (distance - offset xi)
 /// over the pairs of a collision set and the vertex-obstacle contacts,
-/// measured at the state written out.
+/// measured at the state written out; and the check that no vertex ended a
+/// step inside an analytic obstacle.
 
 #include <ipc/collisions/collisions.hpp>
+#include <ipc/core/error.hpp>
 #include <ipc/obstacles/obstacle_collisions.hpp>
 
 #include <Eigen/Core>
@@ -13,6 +15,7 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <string>
 
 namespace ipc::examples {
 
@@ -65,6 +68,24 @@ inline ContactDistances contact_distances(const CollisionMesh& mesh, const Eigen
         add_contact_distances(o, x, out);
     }
     return out;
+}
+
+/// Throws ipc::penetration when a free (not prescribed) collision vertex
+/// of mesh is inside an obstacle at x: has_intersections' counterpart for
+/// analytic obstacles. `step` names the step in the message.
+inline void check_outside_obstacles(const CollisionMesh& mesh, const ObstacleSet& obstacles, const Eigen::MatrixXd& x,
+                                    const std::string& step)
+{
+    for (const Index v : mesh.collision_vertices()) {
+        if (mesh.is_prescribed(v)) {
+            continue;
+        }
+        for (Index k = 0; k < obstacles.size(); ++k) {
+            const double phi = obstacles.signed_distance(k, x.row(v).transpose());
+            require<penetration>(phi > 0, step, " left vertex ", v, " inside obstacle ", k, " (", obstacles.name(k),
+                                 ", signed distance ", phi, ")");
+        }
+    }
 }
 
 } // namespace ipc::examples

@@ -244,7 +244,7 @@ public:
         if (p_.check_intersections) {
             require<penetration>(!has_intersections(mesh_, x), "time step ending at t = ", time_ + h,
                 " produced an intersecting configuration");
-            check_outside_obstacles(x);
+            check_outside_obstacles(mesh_, obstacles_, x, ipc::detail::concat("time step ending at t = ", time_ + h));
         }
         v_ = (x - x_) / h;
         x_ = x;
@@ -298,22 +298,6 @@ private:
         c.obstacles = ObstacleCollisions();
         if (!obstacles_.empty()) {
             c.obstacles.build(mesh_, x, obstacles_, p_.dhat);
-        }
-    }
-
-    /// Throws ipc::penetration when a free vertex is inside an analytic
-    /// obstacle at x (has_intersections' counterpart for obstacles).
-    void check_outside_obstacles(const Eigen::MatrixXd& x) const
-    {
-        for (const Index v : mesh_.collision_vertices()) {
-            if (mesh_.is_prescribed(v)) {
-                continue;
-            }
-            for (Index k = 0; k < obstacles_.size(); ++k) {
-                const double phi = obstacles_.signed_distance(k, x.row(v).transpose());
-                require<penetration>(phi > 0, "time step ending at t = ", time_ + p_.dt, " left vertex ", v,
-                    " inside obstacle ", k, " (", obstacles_.name(k), ", signed distance ", phi, ")");
-            }
         }
     }
 
