@@ -348,20 +348,18 @@ private:
             const double h2 = p_.dt * p_.dt;
             g += h2 * elastic_.gradient([&](Index k, Vector<double, 12>& out) { model_.element_gradient(k, y, out); });
             Eigen::SparseMatrix<double> H = incremental_hessian(y);
-            if (!friction_.empty()) {
+            const auto add_friction = [&](const auto& contacts) { // mesh pairs, then obstacle contacts
+                if (contacts.empty()) {
+                    return;
+                }
                 const Eigen::MatrixXd U = y - x_start_;
-                g += friction_potential().gradient(friction_, mesh_, U);
-                Eigen::SparseMatrix<double> Hf = friction_potential().hessian(friction_, mesh_, U);
+                g += friction_potential().gradient(contacts, mesh_, U);
+                Eigen::SparseMatrix<double> Hf = friction_potential().hessian(contacts, mesh_, U);
                 drop_held(Hf, held_);
                 add_scaled(H, Hf);
-            }
-            if (!obstacle_friction_.empty()) {
-                const Eigen::MatrixXd U = y - x_start_;
-                g += friction_potential().gradient(obstacle_friction_, mesh_, U);
-                Eigen::SparseMatrix<double> Hf = friction_potential().hessian(obstacle_friction_, mesh_, U);
-                drop_held(Hf, held_);
-                add_scaled(H, Hf);
-            }
+            };
+            add_friction(friction_);
+            add_friction(obstacle_friction_);
             // Constraint terms: gradient mu gamma min(0, c - lambda/mu) g_i,
             // Hessian mu gamma g_i g_i^T for every constraint.
             std::vector<Eigen::Triplet<double>> triplets;

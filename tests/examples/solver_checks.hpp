@@ -1,6 +1,9 @@
 #pragma once
 // Measurements the example solvers' tests take of either solver's state.
 
+#include <common/model.hpp>
+#include <common/scene_builders.hpp>
+
 #include <Eigen/Core>
 
 namespace ipc::examples::test {
@@ -15,6 +18,22 @@ template <typename Simulator> Eigen::Vector3d linear_momentum(const Simulator& s
 inline double largest_drop(const Eigen::MatrixXd& before, const Eigen::MatrixXd& after)
 {
     return (before.col(1) - after.col(1)).maxCoeff();
+}
+
+/// The unit normal of the tilted plane of particles_thrown_at_plane.
+inline Eigen::Vector3d thrown_particles_plane_normal() { return Eigen::Vector3d(0.2, 1, -0.1).normalized(); }
+
+/// Nine particles (radius 1 mm) 5 cm above a tilted plane through the
+/// origin, thrown at it at 30 m/s without gravity: a solver whose CCD
+/// misses crosses the plane many times over in one step of 0.04 s.
+inline Model particles_thrown_at_plane()
+{
+    Model model;
+    model.add_particles(particle_lattice({ -0.02, 0.05, -0.02 }, 0.02, 3, 1, 3), ParticleMaterial {}, 1e-3);
+    model.velocities.col(1).setConstant(-30);
+    model.gravity.setZero();
+    model.add_analytic_obstacle(ipc::PlaneObstacle { { 0, 0, 0 }, thrown_particles_plane_normal() }, 0.2);
+    return model;
 }
 
 } // namespace ipc::examples::test

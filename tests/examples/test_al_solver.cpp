@@ -172,12 +172,8 @@ TEST_CASE("AL: an analytic plane holds a block through one constraint per vertex
     // as the method prescribes, and push them off again at about their
     // incoming speed; a resting contact needs the same force every step,
     // an impact does not.)
-    Model particles;
-    particles.add_particles(particle_lattice({ -0.02, 0.05, -0.02 }, 0.02, 3, 1, 3), ParticleMaterial {}, 1e-3);
-    particles.velocities.col(1).setConstant(-30);
-    particles.gravity.setZero();
-    const Eigen::Vector3d normal = Eigen::Vector3d(0.2, 1, -0.1).normalized();
-    particles.add_analytic_obstacle(ipc::PlaneObstacle { { 0, 0, 0 }, normal }, 0.2);
+    const Model particles = particles_thrown_at_plane();
+    const Eigen::Vector3d normal = thrown_particles_plane_normal();
     AlParameters fast;
     fast.dt = 0.04;
     fast.check_intersections = true;

@@ -155,12 +155,8 @@ TEST_CASE("an analytic plane stops fast particles exactly (no tunnelling)", "[ex
     // Particles thrown at 30 m/s toward a tilted plane cross it many times
     // over in one step if the CCD misses; they must stay outside their
     // radius and bounce or stop.
-    Model model;
-    model.add_particles(particle_lattice({ -0.02, 0.05, -0.02 }, 0.02, 3, 1, 3), ParticleMaterial {}, 1e-3);
-    model.velocities.col(1).setConstant(-30);
-    model.gravity.setZero();
-    const Eigen::Vector3d normal = Eigen::Vector3d(0.2, 1, -0.1).normalized();
-    model.add_analytic_obstacle(ipc::PlaneObstacle { { 0, 0, 0 }, normal }, 0.2);
+    const Model model = particles_thrown_at_plane();
+    const Eigen::Vector3d normal = thrown_particles_plane_normal();
     SolverParameters p;
     p.dt = 0.04;
     p.record_energies = true;
