@@ -20,6 +20,17 @@ inline double largest_drop(const Eigen::MatrixXd& before, const Eigen::MatrixXd&
     return (before.col(1) - after.col(1)).maxCoeff();
 }
 
+/// A soft block (box_tet_mesh, 10 x 5 x 10 cm) 2 mm above the analytic
+/// plane y = 0, which holds it once it has fallen.
+inline Model block_above_plane()
+{
+    Model model;
+    const TetMesh block = box_tet_mesh({ -0.05, 0.002, -0.05 }, { 0.05, 0.052, 0.05 }, 2, 1, 2);
+    model.add_volume(block.vertices, block.tets, VolumeMaterial {}, 0);
+    model.add_analytic_obstacle(ipc::PlaneObstacle { { 0, 0, 0 }, { 0, 1, 0 } }, 0.3);
+    return model;
+}
+
 /// The unit normal of the tilted plane of particles_thrown_at_plane.
 inline Eigen::Vector3d thrown_particles_plane_normal() { return Eigen::Vector3d(0.2, 1, -0.1).normalized(); }
 

@@ -41,7 +41,10 @@ double smallest_obstacle_gap(const AlSimulator& sim)
     const ipc::CollisionMesh& mesh = sim.collision_mesh();
     double gap = std::numeric_limits<double>::infinity();
     for (const ipc::Index v : mesh.collision_vertices()) {
-        for (ipc::Index k = 0; k < obstacles.size() && !mesh.is_prescribed(v); ++k) {
+        if (mesh.is_prescribed(v)) {
+            continue;
+        }
+        for (ipc::Index k = 0; k < obstacles.size(); ++k) {
             gap = std::min(gap, obstacles.signed_distance(k, sim.positions().row(v).transpose())
                                     - mesh.vertex_radii()[v]);
         }
@@ -142,16 +145,14 @@ TEST_CASE("AL: an analytic plane holds a block through one constraint per vertex
           "[examples][al][obstacles]")
 {
     // A soft block 2 mm above the plane y = 0 falls and comes to rest on it.
-    Model model;
-    const TetMesh block = box_tet_mesh({ -0.05, 0.002, -0.05 }, { 0.05, 0.052, 0.05 }, 2, 1, 2);
-    model.add_volume(block.vertices, block.tets, VolumeMaterial {}, 0);
-    model.add_analytic_obstacle(ipc::PlaneObstacle { { 0, 0, 0 }, { 0, 1, 0 } }, 0.3);
+    const Model model = block_above_plane();
     AlParameters p;
     p.dt = 0.02;
     p.friction = 0.3;
     p.check_intersections = true;
     AlSimulator sim(model, p);
-    REQUIRE(sim.positions().rows() == block.vertices.rows()); // the plane has no vertices
+    REQUIRE(sim.positions().rows()
+            == std::count(model.kind.begin(), model.kind.end(), VertexKind::volume)); // the plane has no vertices
     CHECK(al_run_checked(sim, 15) > 0);
     // At rest: exactly the 9 bottom vertices hold constraints, each vertex
     // outside the plane by at most about delta (the linearised constraint

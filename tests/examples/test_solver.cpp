@@ -112,10 +112,7 @@ TEST_CASE("an analytic ground plane holds bodies as a meshed board does, with on
     "[examples][solver][obstacles]")
 {
     // A soft block 2 mm above the plane y = 0 falls and comes to rest on it.
-    Model model;
-    const TetMesh block = box_tet_mesh({ -0.05, 0.002, -0.05 }, { 0.05, 0.052, 0.05 }, 2, 1, 2);
-    model.add_volume(block.vertices, block.tets, VolumeMaterial {}, 0);
-    model.add_analytic_obstacle(ipc::PlaneObstacle { { 0, 0, 0 }, { 0, 1, 0 } }, 0.3);
+    const Model model = block_above_plane();
     SolverParameters p;
     p.dt = 0.02;
     p.mu = 0.3;
