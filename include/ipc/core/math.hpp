@@ -26,4 +26,17 @@ template <typename Derived> bool all_finite(const Derived& m)
     return true;
 }
 
+namespace detail {
+    /// Copies the lower triangle of a square matrix onto its upper triangle,
+    /// so that a Hessian is exactly symmetric despite rounding.
+    template <typename Derived> inline void mirror_lower_to_upper(Eigen::MatrixBase<Derived>& H)
+    {
+        for (Eigen::Index j = 1; j < H.cols(); ++j) {
+            for (Eigen::Index i = 0; i < j; ++i) {
+                H(i, j) = H(j, i);
+            }
+        }
+    }
+} // namespace detail
+
 } // namespace ipc

@@ -5,6 +5,7 @@
 /// a structured variant for barrier Hessians of squared distances that
 /// works in the (at most 5-dimensional) subspace where they live.
 
+#include <ipc/core/math.hpp>
 #include <ipc/core/types.hpp>
 
 #include <Eigen/Eigenvalues>
@@ -342,17 +343,31 @@ namespace detail {
 
         Dense H;
         if (method == PSDProjection::none) {
-            Vector<T, N> g;
-            for (int j = 0; j < NP; ++j) {
-                g.template segment<DIM>(j * DIM) = (T(2) * w[j]) * r;
+            // Block (a, b) is w_a w_b (4 beta r r^T + 2 alpha I) - alpha
+            // sum_k L_ak L_bk^T (L_ak: the DIM rows of vertex a in column k),
+            // formed for b <= a and mirrored, so H is exactly symmetric.
+            Matrix<T, DIM, DIM> M;
+            for (int j = 0; j < DIM; ++j) {
+                for (int i = j; i < DIM; ++i) {
+                    M(i, j) = (T(4) * beta) * (r[i] * r[j]);
+                    M(j, i) = M(i, j);
+                }
+                M(j, j) += T(2) * alpha;
             }
-            H = (beta * g) * g.transpose();
-            for (int k = 0; k < columns; ++k) {
-                H.noalias() -= (alpha * L.col(k)) * L.col(k).transpose();
-            }
-            for (int i = 0; i < NP; ++i) {
-                for (int j = 0; j < NP; ++j) {
-                    H.template block<DIM, DIM>(i * DIM, j * DIM).diagonal().array() += T(2) * alpha * w[i] * w[j];
+            for (int b = 0; b < NP; ++b) {
+                for (int a = b; a < NP; ++a) {
+                    Matrix<T, DIM, DIM> block = (w[a] * w[b]) * M;
+                    for (int k = 0; k < columns; ++k) {
+                        block.noalias() -= (alpha * L.template block<DIM, 1>(a * DIM, k))
+                            * L.template block<DIM, 1>(b * DIM, k).transpose();
+                    }
+                    if (a == b) {
+                        mirror_lower_to_upper(block);
+                    }
+                    H.template block<DIM, DIM>(a * DIM, b * DIM) = block;
+                    if (a != b) {
+                        H.template block<DIM, DIM>(b * DIM, a * DIM) = block.transpose();
+                    }
                 }
             }
             return H;

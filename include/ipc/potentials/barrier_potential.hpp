@@ -43,6 +43,7 @@
 #include <cmath>
 #include <memory>
 #include <string>
+#include <type_traits>
 
 namespace ipc {
 
@@ -192,37 +193,17 @@ public:
             return Hessian::Zero();
         }
         const double scale = stiffness_ * c.weight;
-        if (projection != PSDProjection::none) {
-            bool mollified = false;
-            if constexpr (std::is_same_v<Collision, EdgeEdgeCollision>) {
-                mollified = cross_squarednorm(x) < c.mollifier_threshold;
-            }
-            if (!mollified) {
-                const auto f = detail::collision_hessian_factors(c, x);
-                return detail::project_distance_hessian_to_psd<double, 3, Collision::num_vertices, decltype(f)::max_columns>(
-                    f.w, f.r, f.L, f.columns, scale * db, scale * d2b, projection);
-            }
-        }
-        const Vector<double, n> g = c.distance_squared_gradient(x);
-        Hessian H = c.distance_squared_hessian(x);
-        H *= scale * db;
-        H.noalias() += (scale * d2b) * g * g.transpose();
+        const auto f = detail::collision_hessian_factors(c, x);
         if constexpr (std::is_same_v<Collision, EdgeEdgeCollision>) {
             const double cross = cross_squarednorm(x);
             if (cross < c.mollifier_threshold) {
-                const auto a0 = x.template segment<3>(0), a1 = x.template segment<3>(3);
-                const auto b0 = x.template segment<3>(6), b1 = x.template segment<3>(9);
-                const double eps = c.mollifier_threshold;
-                const double m = edge_edge_mollifier(cross, eps);
-                const double b = offset_barrier<Barrier>(d2, c.offset, dhat_);
-                const Vector<double, 12> grad_m = edge_edge_mollifier_gradient(a0, a1, b0, b1, eps);
-                const Hessian hess_m = edge_edge_mollifier_hessian(a0, a1, b0, b1, eps);
-                H *= m;
-                H.noalias() += (scale * db) * (g * grad_m.transpose() + grad_m * g.transpose());
-                H.noalias() += (scale * b) * hess_m;
+                return mollified_edge_edge_hessian(c, x, f, d2, db, d2b, cross, projection);
             }
         }
-        return project_translation_invariant_to_psd<Collision::num_vertices>(H, projection);
+        // One region classification gives the gradient and Hessian of d^2 in
+        // factored form; the Hessian (projected or not) is formed from it.
+        return detail::project_distance_hessian_to_psd<double, 3, Collision::num_vertices, std::decay_t<decltype(f)>::max_columns>(
+            f.w, f.r, f.L, f.columns, scale * db, scale * d2b, projection);
     }
 
     // ------------------------------------------------------------ whole mesh
@@ -254,7 +235,7 @@ public:
         return assembly.gradient([&](Index k, Vector<double, 12>& out) {
             visit(collisions, V, k, [&](const auto& c, const auto& x) {
                 const auto g = stencil_gradient(c, x);
-                out.head(g.size()) = g;
+                write_local_gradient(out, g);
                 return 0.0;
             });
         });
@@ -284,7 +265,7 @@ public:
             [&](Index k, Matrix<double, 12, 12>& out) {
                 visit(collisions, V, k, [&](const auto& c, const auto& x) {
                     const auto local = stencil_hessian(c, x, projection);
-                    out.topLeftCorner(local.rows(), local.cols()) = local;
+                    write_local_hessian(out, local);
                     return 0.0;
                 });
             },
@@ -334,6 +315,46 @@ public:
     }
 
 private:
+    /// stencil_hessian of an edge-edge pair with an active mollifier, given
+    /// the factored squared-distance Hessian f, d^2 and the barrier's first
+    /// two derivatives db, d2b at it, and c = |u x v|^2 of the edge vectors
+    /// (cross). The energy is s m(c) b(d^2), s = kappa w; its Hessian is
+    ///   s m (b' H_d + b'' g_d g_d^T) + s b' m' (g_d g_c^T + g_c g_d^T)
+    ///   + s b (m'' g_c g_c^T + m' H_c),
+    /// the first term formed from the factors and the rest added in one pass
+    /// over the lower triangle.
+    template <typename Factors>
+    Matrix<double, 12, 12> mollified_edge_edge_hessian(const EdgeEdgeCollision& c, const Vector<double, 12>& x,
+                                                       const Factors& f, double d2, double db, double d2b,
+                                                       double cross, PSDProjection projection) const
+    {
+        const double scale = stiffness_ * c.weight;
+        const double eps = c.mollifier_threshold;
+        const double m = edge_edge_mollifier(cross, eps);
+        const double dm = edge_edge_mollifier_gradient(cross, eps);
+        const double d2m = edge_edge_mollifier_hessian(cross, eps);
+        const double b = offset_barrier<Barrier>(d2, c.offset, dhat_);
+        Matrix<double, 12, 12> H = detail::project_distance_hessian_to_psd<double, 3, 4, Factors::max_columns>(
+            f.w, f.r, f.L, f.columns, scale * m * db, scale * m * d2b, PSDProjection::none);
+        Vector<double, 12> g_d;
+        for (int v = 0; v < 4; ++v) {
+            g_d.segment<3>(3 * v) = (2 * f.w[v]) * f.r;
+        }
+        const auto a0 = x.segment<3>(0), a1 = x.segment<3>(3), b0 = x.segment<3>(6), b1 = x.segment<3>(9);
+        const Vector<double, 12> g_c = edge_edge_cross_squarednorm_gradient(a0, a1, b0, b1);
+        const Matrix<double, 12, 12> H_c = edge_edge_cross_squarednorm_hessian(a0, a1, b0, b1);
+        const double cross_term = scale * db * dm, gc_gc = scale * b * d2m, hc = scale * b * dm;
+        const Vector<double, 12> p = cross_term * g_c;
+        const Vector<double, 12> q = cross_term * g_d + gc_gc * g_c;
+        for (int j = 0; j < 12; ++j) {
+            for (int i = j; i < 12; ++i) {
+                H(i, j) += (g_d[i] * p[j] + g_c[i] * q[j]) + hc * H_c(i, j);
+            }
+        }
+        detail::mirror_lower_to_upper(H);
+        return project_translation_invariant_to_psd<4>(H, projection);
+    }
+
     static double cross_squarednorm(const Vector<double, 12>& x)
     {
         return (x.segment<3>(3) - x.segment<3>(0)).cross(x.segment<3>(9) - x.segment<3>(6)).squaredNorm();

@@ -74,7 +74,7 @@ public:
         return assembly.gradient([&](Index k, Vector<double, 12>& out) {
             visit(contacts, U, k, [&](const auto& contact, const auto& dx) {
                 const auto g = friction_gradient<Mollifier>(contact, dx, eps_);
-                out.head(g.size()) = g;
+                write_local_gradient(out, g);
                 return 0.0;
             });
         });
@@ -110,7 +110,7 @@ public:
                     // block): projecting the slip block's two eigenvalues
                     // projects the whole block, without a 12 x 12 eigensolve.
                     const auto local = friction_hessian<Mollifier>(contact, dx, eps_, projection);
-                    out.topLeftCorner(local.rows(), local.cols()) = local;
+                    write_local_hessian(out, local);
                     return 0.0;
                 });
             },

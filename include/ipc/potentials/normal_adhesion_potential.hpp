@@ -145,7 +145,7 @@ public:
         return assembly.gradient([&](Index k, Vector<double, 12>& out) {
             visit(collisions, V, k, [&](const auto& c, const auto& x) {
                 const auto g = stencil_gradient(c, x);
-                out.head(g.size()) = g;
+                write_local_gradient(out, g);
                 return 0.0;
             });
         });
@@ -162,7 +162,7 @@ public:
         return assembly.hessian([&](Index k, Matrix<double, 12, 12>& out) {
             visit(collisions, V, k, [&](const auto& c, const auto& x) {
                 const auto local = stencil_hessian(c, x, projection);
-                out.topLeftCorner(local.rows(), local.cols()) = local;
+                write_local_hessian(out, local);
                 return 0.0;
             });
         });

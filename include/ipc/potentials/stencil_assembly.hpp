@@ -4,14 +4,20 @@
 /// is a small set of at most four mesh vertices: a contact pair, a triangle)
 /// into mesh-level sums, gradients and sparse Hessians.
 ///
-/// The stencils are cut into tiles of stencils_per_tile consecutive stencils,
-/// and the tiles greedily coloured so that two tiles of one colour share no
+/// The stencils are sorted by their smallest vertex (the scatter order), cut
+/// into tiles of stencils_per_tile consecutive stencils of that order, and
+/// the tiles greedily coloured so that two tiles of one colour share no
 /// vertex; colours are processed one after another, the tiles of a colour in
 /// parallel and the stencils of a tile in order, each adding its local block
 /// straight into the global array. Every global entry therefore receives its
 /// contributions in one fixed order, whatever the number of threads: the
 /// result is bit-identical for 1 and N threads, without atomics, locks or
 /// per-thread copies.
+///
+/// The Hessian's scatter searches nothing: where each block of each stencil
+/// lands in the compressed matrix is computed once with the sparsity
+/// pattern, and the first stencil to reach a block assigns it (no pass
+/// zeroes the values first).
 ///
 /// The degrees of freedom are ordered x, y, z per vertex, vertex after vertex
 /// (index 3 v + c). An assembly of dimension 2 (2D meshes) has x, y per
@@ -28,6 +34,7 @@
 /// and the sparsity pattern are computed once.
 
 #include <ipc/collisions/detail/parallel_blocks.hpp>
+#include <ipc/config.hpp>
 #include <ipc/core/error.hpp>
 #include <ipc/core/parallel.hpp>
 #include <ipc/core/types.hpp>
@@ -63,10 +70,35 @@ inline constexpr std::ptrdiff_t min_parallel_stencils = 256;
 inline constexpr Index stencils_per_tile = 128;
 inline constexpr std::ptrdiff_t min_parallel_tiles = 4;
 
+/// Writes a stencil's fixed-size local gradient (n entries) at the head of
+/// the 12-vector that StencilAssembly::gradient's callback fills, with the
+/// size known at compile time (a run-time sized copy is a generic loop).
+template <typename LocalGradient>
+IPC_ALWAYS_INLINE void write_local_gradient(Vector<double, 12>& out, const LocalGradient& local)
+{
+    constexpr int n = LocalGradient::RowsAtCompileTime;
+    static_assert(n > 0 && n <= 12, "write_local_gradient: the local gradient needs a fixed size of at most 12");
+    out.template head<n>() = local;
+}
+
+/// Writes a stencil's fixed-size n x n local Hessian in the top-left corner
+/// of the 12 x 12 matrix that StencilAssembly::hessian's callback fills.
+template <typename LocalHessian>
+IPC_ALWAYS_INLINE void write_local_hessian(Matrix<double, 12, 12>& out, const LocalHessian& local)
+{
+    constexpr int n = LocalHessian::RowsAtCompileTime;
+    static_assert(n > 0 && n <= 12 && LocalHessian::ColsAtCompileTime == n,
+                  "write_local_hessian: the local Hessian needs a fixed square size of at most 12");
+    out.template topLeftCorner<n, n>() = local;
+}
+
 /// The stencils of a sum, coloured for conflict-free parallel scatter, and the
 /// sparsity pattern of their Hessian.
 class StencilAssembly {
 public:
+    /// Index type of the sparse matrices it writes.
+    using StorageIndex = Eigen::SparseMatrix<double>::StorageIndex;
+
     /// Colours the stencils. stencil(k) returns the StencilVertices of stencil
     /// k in [0, num_stencils); every index must lie in [0, num_vertices).
     /// dim is the number of degrees of freedom per vertex, 3 (default) or 2
@@ -142,7 +174,7 @@ public:
     {
         const int d = dim_;
         Eigen::VectorXd g = Eigen::VectorXd::Zero(d * num_vertices_);
-        for_each_stencil_conflict_free([&](Index k) {
+        for_each_stencil_conflict_free([&](Index k, Index) {
                 const StencilVertices& s = stencils_[size_t(k)];
                 Vector<double, 12> local_gradient = Vector<double, 12>::Zero();
                 local(k, local_gradient);
@@ -188,28 +220,43 @@ public:
         H.resizeNonZeros(Index(pattern_inner_.size()));
         std::copy(pattern_outer_.begin(), pattern_outer_.end(), H.outerIndexPtr());
         std::copy(pattern_inner_.begin(), pattern_inner_.end(), H.innerIndexPtr());
-        double* values = H.valuePtr();
-        std::fill(values, values + pattern_inner_.size(), 0.0);
+        if (d == 3) {
+            scatter_hessian_values<3>(local, H.valuePtr());
+        } else {
+            scatter_hessian_values<2>(local, H.valuePtr());
+        }
+    }
 
-        for_each_stencil_conflict_free([&](Index k) {
-                const StencilVertices& s = stencils_[size_t(k)];
+private:
+    /// The scatter of hessian(): adds every stencil's local Hessian into the
+    /// values of the pattern, with D (= dim_) fixed at compile time so that
+    /// the block loops unroll. No pass zeroes the values first: the first
+    /// stencil to reach a block in the scatter order assigns it and the
+    /// later ones add to it.
+    template <int D, typename LocalHessianFn>
+    void scatter_hessian_values(const LocalHessianFn& local, double* values) const
+    {
+        for_each_stencil_conflict_free([&](Index k, Index j) {
                 Matrix<double, 12, 12> local_hessian;
                 local(k, local_hessian);
+                const ScatterBlocks& blocks = scatter_blocks_[size_t(j)];
                 // Column block b (vertex vb) receives row blocks a (vertex va).
-                for (int b = 0; b < s.size; ++b) {
-                    const Index vb = s.vertices[size_t(b)];
-                    const Index first = neighbour_start_[size_t(vb)];
-                    const Index count = neighbour_start_[size_t(vb) + 1] - first;
-                    const Index* neighbours = neighbours_.data() + first;
-                    for (int a = 0; a < s.size; ++a) {
-                        const Index va = s.vertices[size_t(a)];
-                        const Index slot = Index(std::lower_bound(neighbours, neighbours + count, va) - neighbours);
-                        for (int cb = 0; cb < d; ++cb) {
-                            // Column d vb + cb starts at outer index; rows of
-                            // block slot are consecutive (d per neighbour).
-                            double* column = values + pattern_outer_[size_t(d * vb + cb)] + d * slot;
-                            for (int ca = 0; ca < d; ++ca) {
-                                column[ca] += local_hessian(3 * a + ca, 3 * b + cb);
+                for (int b = 0; b < blocks.size; ++b) {
+                    const Index column_length = blocks.column_length[size_t(b)];
+                    for (int a = 0; a < blocks.size; ++a) {
+                        double* block = values + blocks.offset[size_t(4 * b + a)];
+                        const double* source = local_hessian.data() + 12 * 3 * b + 3 * a;
+                        if (blocks.first_writes & (1u << (4 * b + a))) {
+                            for (int cb = 0; cb < D; ++cb) {
+                                for (int ca = 0; ca < D; ++ca) {
+                                    block[cb * column_length + ca] = source[12 * cb + ca];
+                                }
+                            }
+                        } else {
+                            for (int cb = 0; cb < D; ++cb) {
+                                for (int ca = 0; ca < D; ++ca) {
+                                    block[cb * column_length + ca] += source[12 * cb + ca];
+                                }
                             }
                         }
                     }
@@ -217,9 +264,9 @@ public:
         });
     }
 
-private:
-    /// Calls body(k) once for every stencil k: the tiles of one colour in
-    /// parallel, the stencils of a tile one after another in index order.
+    /// Calls body(k, j) once for every stencil k, j being its position in
+    /// the scatter order: the tiles of one colour in parallel, the stencils
+    /// of a tile one after another.
     template <typename Body> void for_each_stencil_conflict_free(const Body& body) const
     {
         const Index N = Index(stencils_.size());
@@ -227,23 +274,51 @@ private:
             detail::guarded_parallel_for(colour_start_[c], colour_start_[c + 1], [&](std::ptrdiff_t i) {
                 const Index first = by_colour_[size_t(i)] * stencils_per_tile;
                 const Index last = std::min(N, first + stencils_per_tile);
-                for (Index k = first; k < last; ++k) {
-                    body(k);
+                for (Index j = first; j < last; ++j) {
+                    body(order_[size_t(j)], j);
                 }
             }, min_parallel_tiles);
         }
     }
 
+    /// The scatter order: the stencils sorted by their smallest vertex index
+    /// (a stable counting sort, so ties keep their index order). Stencil
+    /// sets come in sections (a collision set's vertex-vertex, edge-vertex,
+    /// edge-edge and face-vertex pairs) that each sweep the whole matrix in
+    /// their own order; in this order the stencils of a tile write to the
+    /// columns of a narrow range of vertices, which stay in cache on a mesh
+    /// numbered with any locality.
+    void sort_by_smallest_vertex()
+    {
+        const size_t N = stencils_.size();
+        std::vector<Index> count(size_t(num_vertices_) + 1, 0);
+        std::vector<Index> key(N);
+        for (size_t k = 0; k < N; ++k) {
+            const StencilVertices& s = stencils_[k];
+            Index smallest = s.size > 0 ? s.vertices[0] : 0;
+            for (int a = 1; a < s.size; ++a) {
+                smallest = std::min(smallest, s.vertices[size_t(a)]);
+            }
+            key[k] = smallest;
+            ++count[size_t(smallest) + 1];
+        }
+        std::partial_sum(count.begin(), count.end(), count.begin());
+        order_.resize(N);
+        for (size_t k = 0; k < N; ++k) {
+            order_[size_t(count[size_t(key[k])]++)] = Index(k);
+        }
+    }
+
     /// Greedy colouring of the tiles (consecutive runs of stencils_per_tile
-    /// stencils) so that two tiles of one colour share no vertex. Colouring
-    /// tiles rather than single stencils keeps the scatter local: the
-    /// stencils of a tile are neighbours in the set (the collision sets and
-    /// element lists are in primitive order), so they write to nearby entries
-    /// that stay in cache, where the stencils of one colour of a per-stencil
-    /// colouring are spread over the whole mesh and each colour would sweep
-    /// the whole matrix.
+    /// stencils of the scatter order) so that two tiles of one colour share
+    /// no vertex. Colouring tiles rather than single stencils keeps the
+    /// scatter local: the stencils of a tile have nearby smallest vertices,
+    /// so they write to nearby entries that stay in cache, where the
+    /// stencils of one colour of a per-stencil colouring are spread over the
+    /// whole mesh and each colour would sweep the whole matrix.
     void colour()
     {
+        sort_by_smallest_vertex();
         const Index N = Index(stencils_.size());
         const Index num_tiles = (N + stencils_per_tile - 1) / stencils_per_tile;
         std::vector<int> colours(static_cast<std::size_t>(num_tiles), -1);
@@ -257,8 +332,8 @@ private:
             for (const Index t : remaining) {
                 const Index first = t * stencils_per_tile, last = std::min(N, first + stencils_per_tile);
                 std::uint64_t mask = 0;
-                for (Index k = first; k < last; ++k) {
-                    const StencilVertices& s = stencils_[size_t(k)];
+                for (Index j = first; j < last; ++j) {
+                    const StencilVertices& s = stencils_[size_t(order_[size_t(j)])];
                     for (int a = 0; a < s.size; ++a) {
                         mask |= used[size_t(s.vertices[size_t(a)])];
                     }
@@ -272,8 +347,8 @@ private:
                     ++bit;
                 }
                 colours[size_t(t)] = base + bit;
-                for (Index k = first; k < last; ++k) {
-                    const StencilVertices& s = stencils_[size_t(k)];
+                for (Index j = first; j < last; ++j) {
+                    const StencilVertices& s = stencils_[size_t(order_[size_t(j)])];
                     for (int a = 0; a < s.size; ++a) {
                         used[size_t(s.vertices[size_t(a)])] |= std::uint64_t(1) << bit;
                     }
@@ -360,7 +435,6 @@ private:
         });
         // Scalar pattern: column d v + c holds rows d u + r for u in
         // neighbours(v), r = 0..d-1, in increasing order (d = dim_).
-        using StorageIndex = Eigen::SparseMatrix<double>::StorageIndex;
         const size_t d = size_t(dim_);
         pattern_outer_.assign(d * n + 1, 0);
         for (size_t v = 0; v < n; ++v) {
@@ -382,18 +456,65 @@ private:
                 }
             }
         }, 1024);
+        // Where each stencil's blocks start, in scatter order, so that the
+        // scatter reads one record per stencil and searches nothing.
+        scatter_blocks_.resize(stencils_.size());
+        detail::guarded_parallel_for(0, std::ptrdiff_t(stencils_.size()), [&](std::ptrdiff_t j) {
+            const StencilVertices& s = stencils_[size_t(order_[size_t(j)])];
+            ScatterBlocks& blocks = scatter_blocks_[size_t(j)];
+            blocks.size = std::uint16_t(s.size);
+            for (int b = 0; b < s.size; ++b) {
+                const Index vb = s.vertices[size_t(b)];
+                const Index* neighbours = neighbours_.data() + neighbour_start_[size_t(vb)];
+                const Index* end = neighbours_.data() + neighbour_start_[size_t(vb) + 1];
+                blocks.column_length[size_t(b)] = pattern_outer_[d * size_t(vb) + 1] - pattern_outer_[d * size_t(vb)];
+                for (int a = 0; a < s.size; ++a) {
+                    const Index slot = Index(std::lower_bound(neighbours, end, s.vertices[size_t(a)]) - neighbours);
+                    blocks.offset[size_t(4 * b + a)] = StorageIndex(pattern_outer_[d * size_t(vb)] + Index(d) * slot);
+                }
+            }
+        }, min_parallel_stencils);
+        // The first write of every block, in the scatter's own order (the
+        // tiles of one colour touch disjoint blocks, so the flags are the
+        // same for any thread count). Every block of the pattern has one.
+        std::vector<unsigned char> written(pattern_inner_.size(), 0);
+        for_each_stencil_conflict_free([&](Index, Index j) {
+            ScatterBlocks& blocks = scatter_blocks_[size_t(j)];
+            blocks.first_writes = 0;
+            for (int b = 0; b < blocks.size; ++b) {
+                for (int a = 0; a < blocks.size; ++a) {
+                    unsigned char& seen = written[size_t(blocks.offset[size_t(4 * b + a)])];
+                    if (!seen) {
+                        seen = 1;
+                        blocks.first_writes |= std::uint16_t(1u << (4 * b + a));
+                    }
+                }
+            }
+        });
         pattern_built_ = true;
     }
 
     Index num_vertices_ = 0;
     int dim_ = 3;
     std::vector<StencilVertices> stencils_;
+    std::vector<Index> order_; // scatter order (sort_by_smallest_vertex); tile t is order_[128 t, 128 (t + 1))
     std::vector<std::ptrdiff_t> colour_start_; // tiles of colour c: by_colour_[start[c], start[c+1])
     std::vector<Index> by_colour_;
 
     mutable bool pattern_built_ = false;
     mutable std::vector<Index> neighbour_start_, neighbours_;
-    mutable std::vector<Eigen::SparseMatrix<double>::StorageIndex> pattern_outer_, pattern_inner_;
+    mutable std::vector<StorageIndex> pattern_outer_, pattern_inner_;
+
+    /// Where the blocks of one stencil go in the value array: block (a, b)
+    /// (row vertex a, column vertex b) starts at offset[4 b + a], and its
+    /// column d vb + c at c column_length[b] entries further.
+    struct ScatterBlocks {
+        std::array<StorageIndex, 16> offset;
+        std::array<StorageIndex, 4> column_length;
+        std::uint16_t first_writes; // bit 4 b + a: this stencil writes block (a, b) first
+        std::uint16_t size;
+    };
+    mutable std::vector<ScatterBlocks> scatter_blocks_; // in scatter order (order_)
 };
 
 /// A StencilAssembly kept between calls for a stencil set that changes

@@ -6,6 +6,7 @@
 
 #include <ipc/config.hpp>
 #include <ipc/core/error.hpp>
+#include <ipc/core/math.hpp>
 #include <ipc/core/types.hpp>
 
 #include <Eigen/Core>
@@ -64,17 +65,6 @@ inline Vector<T, NP * DIM> projection_gradient(const Vector<T, NP>& w, const Vec
         g.template segment<DIM>(j * DIM) = (T(2) * w[j]) * r;
     }
     return g;
-}
-
-/// Copies the lower triangle of a square matrix onto its upper triangle, so
-/// that a Hessian is exactly symmetric despite rounding.
-template <typename T, int N> inline void mirror_lower_to_upper(Matrix<T, N, N>& H)
-{
-    for (int j = 1; j < N; ++j) {
-        for (int i = 0; i < j; ++i) {
-            H(i, j) = H(j, i);
-        }
-    }
 }
 
 /// Factored Hessian of a squared distance d = |r|^2 with r = sum_j w_j x_j
