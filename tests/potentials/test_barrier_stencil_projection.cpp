@@ -7,10 +7,12 @@
 #include <ipc/potentials/barrier_potential.hpp>
 
 #include <catch2/catch.hpp>
+#include <finite_differences.hpp>
 #include <reference_eigen.hpp>
 
 #include <Eigen/Dense>
 
+#include <algorithm>
 #include <random>
 
 namespace {
@@ -108,4 +110,82 @@ TEST_CASE("Structured barrier projection equals the dense projection on random s
         }
     }
     CHECK(check.compared > 2000);
+}
+
+namespace {
+
+/// The unprojected stencil Hessian against central differences of the
+/// stencil gradient, and its exact symmetry.
+struct DerivativeChecker {
+    ipc::BarrierPotential<> barrier { 1.0, 3.0 };
+    int compared = 0;
+
+    template <typename Collision, int N>
+    void operator()(const Collision& c, const Eigen::Matrix<double, N, 1>& x, const char* what)
+    {
+        const Square<N> H = barrier.stencil_hessian(c, x);
+        if (H.norm() == 0) {
+            return;
+        }
+        INFO(what);
+        CHECK((H.array() == H.transpose().array()).all());
+        const auto gradient = [&](const Eigen::VectorXd& y) {
+            return Eigen::VectorXd(barrier.stencil_gradient(c, Eigen::Matrix<double, N, 1>(y)));
+        };
+        const Eigen::MatrixXd fd = ipc::test::fd_jacobian(gradient, Eigen::VectorXd(x), 1e-6);
+        CHECK((Eigen::MatrixXd(H) - fd).cwiseAbs().maxCoeff() <= 1e-5 * std::max(1.0, H.cwiseAbs().maxCoeff()));
+        ++compared;
+    }
+};
+
+} // namespace
+
+TEST_CASE("Unprojected stencil Hessians match finite differences and are exactly symmetric",
+          "[potentials][barrier]")
+{
+    std::mt19937_64 rng(7);
+    DerivativeChecker check;
+    const auto p = [&] { return random_point(rng, 0.3); };
+    for (int trial = 0; trial < 40; ++trial) {
+        {
+            ipc::VertexVertexCollision c;
+            Eigen::Matrix<double, 6, 1> x;
+            x << p(), p();
+            check(c, x, "vertex-vertex");
+        }
+        {
+            ipc::EdgeVertexCollision c;
+            Eigen::Matrix<double, 9, 1> x;
+            x << p(), p(), p();
+            check(c, x, "edge-vertex");
+        }
+        {
+            ipc::FaceVertexCollision c;
+            c.weight = 2;
+            Eigen::Matrix<double, 12, 1> x;
+            x << p(), p(), p(), p();
+            check(c, x, "face-vertex");
+        }
+        {
+            // The pair's own region, without and with an active mollifier
+            // (nearly parallel edges under the usual threshold, then a
+            // threshold that every pair is under).
+            ipc::EdgeEdgeCollision c;
+            Eigen::Matrix<double, 12, 1> x;
+            x << p(), p(), p(), p();
+            const auto classify = [&] {
+                c.type = ipc::edge_edge_distance_type(x.segment<3>(0), x.segment<3>(3), x.segment<3>(6), x.segment<3>(9));
+            };
+            classify();
+            check(c, x, "edge-edge");
+            x.segment<3>(9) = x.segment<3>(6) + 0.8 * (x.segment<3>(3) - x.segment<3>(0)) + random_point(rng, 0.02);
+            classify();
+            c.mollifier_threshold = 1e-3 * (x.segment<3>(3) - x.segment<3>(0)).squaredNorm()
+                * (x.segment<3>(9) - x.segment<3>(6)).squaredNorm();
+            check(c, x, "edge-edge, nearly parallel");
+            c.mollifier_threshold = 10.0;
+            check(c, x, "edge-edge, mollified");
+        }
+    }
+    CHECK(check.compared > 100);
 }

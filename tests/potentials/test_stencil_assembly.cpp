@@ -15,6 +15,7 @@
 #include <Eigen/Dense>
 
 #include <algorithm>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -160,6 +161,19 @@ TEST_CASE("StencilAssembly equals a dense accumulation, bit-identically for any 
                          parallel.hessian.valuePtr()));
         CHECK(std::equal(serial.hessian.innerIndexPtr(), serial.hessian.innerIndexPtr() + serial.hessian.nonZeros(),
                          parallel.hessian.innerIndexPtr()));
+        // Written again into a matrix of the same pattern whose values are
+        // all NaN: no value is read before it is written (the first stencil
+        // to reach a block assigns it), so the result is the same.
+        const ipc::StencilAssembly assembly(set.num_vertices, ipc::Index(set.stencils.size()),
+                                            [&](ipc::Index k) { return set.stencils[size_t(k)]; }, c.dim);
+        Eigen::SparseMatrix<double> poisoned = serial.hessian;
+        std::fill(poisoned.valuePtr(), poisoned.valuePtr() + poisoned.nonZeros(), std::numeric_limits<double>::quiet_NaN());
+        assembly.hessian([](ipc::Index k, ipc::Matrix<double, 12, 12>& H) {
+            ipc::Vector<double, 12> g;
+            local_terms(k, H, g);
+        }, poisoned);
+        REQUIRE(poisoned.nonZeros() == serial.hessian.nonZeros());
+        CHECK(std::equal(poisoned.valuePtr(), poisoned.valuePtr() + poisoned.nonZeros(), serial.hessian.valuePtr()));
     }
 }
 
