@@ -47,4 +47,21 @@ inline Model particles_thrown_at_plane()
     return model;
 }
 
+/// Smallest clearance (m) of the particles of particles_thrown_at_plane at
+/// positions: height above the plane minus contact radius, over every
+/// particle (positive when all are outside their radius).
+inline double thrown_particles_clearance(const Model& model, const Eigen::MatrixXd& positions)
+{
+    const Eigen::VectorXd heights = positions * thrown_particles_plane_normal();
+    return (heights - model.contact_radius).minCoeff();
+}
+
+/// particles_thrown_at_plane with particle 0 started inside the plane.
+inline Model thrown_particles_started_inside()
+{
+    Model model = particles_thrown_at_plane();
+    model.positions(0, 1) = -0.01;
+    return model;
+}
+
 } // namespace ipc::examples::test

@@ -417,41 +417,41 @@ private:
             block.neighbours.erase(std::unique(begin, block.neighbours.end()), block.neighbours.end());
             block.counts.push_back(Index(block.neighbours.size() - first));
         });
-        neighbour_start_.assign(n + 1, 0);
+        std::vector<Index> neighbour_start(n + 1, 0);
         {
             size_t v = 0;
             for (const NeighbourBlock& block : blocks) {
                 for (const Index count : block.counts) {
-                    neighbour_start_[v + 1] = neighbour_start_[v] + count;
+                    neighbour_start[v + 1] = neighbour_start[v] + count;
                     ++v;
                 }
             }
         }
-        neighbours_.resize(size_t(neighbour_start_[n]));
+        std::vector<Index> neighbours(size_t(neighbour_start[n]));
         detail::guarded_parallel_for(0, std::ptrdiff_t(blocks.size()), [&](std::ptrdiff_t b) {
             const size_t first_vertex = size_t(b) * detail::parallel_block_size;
             std::copy(blocks[size_t(b)].neighbours.begin(), blocks[size_t(b)].neighbours.end(),
-                      neighbours_.begin() + neighbour_start_[first_vertex]);
+                      neighbours.begin() + neighbour_start[first_vertex]);
         });
         // Scalar pattern: column d v + c holds rows d u + r for u in
         // neighbours(v), r = 0..d-1, in increasing order (d = dim_).
         const size_t d = size_t(dim_);
         pattern_outer_.assign(d * n + 1, 0);
         for (size_t v = 0; v < n; ++v) {
-            const Index degree = neighbour_start_[v + 1] - neighbour_start_[v];
+            const Index degree = neighbour_start[v + 1] - neighbour_start[v];
             for (size_t c = 0; c < d; ++c) {
                 pattern_outer_[d * v + c + 1] = pattern_outer_[d * v + c] + StorageIndex(Index(d) * degree);
             }
         }
-        require(neighbours_.size() * d * d < size_t(std::numeric_limits<StorageIndex>::max()),
+        require(neighbours.size() * d * d < size_t(std::numeric_limits<StorageIndex>::max()),
                 "Hessian has too many nonzeros for the sparse matrix index type");
         pattern_inner_.resize(size_t(pattern_outer_[d * n]));
         detail::guarded_parallel_for(0, std::ptrdiff_t(n), [&](std::ptrdiff_t v) {
             for (size_t c = 0; c < d; ++c) {
                 StorageIndex* out = pattern_inner_.data() + pattern_outer_[d * size_t(v) + c];
-                for (Index i = neighbour_start_[size_t(v)]; i < neighbour_start_[size_t(v) + 1]; ++i) {
+                for (Index i = neighbour_start[size_t(v)]; i < neighbour_start[size_t(v) + 1]; ++i) {
                     for (size_t r = 0; r < d; ++r) {
-                        *out++ = StorageIndex(Index(d) * neighbours_[size_t(i)] + Index(r));
+                        *out++ = StorageIndex(Index(d) * neighbours[size_t(i)] + Index(r));
                     }
                 }
             }
@@ -465,11 +465,11 @@ private:
             blocks.size = std::uint16_t(s.size);
             for (int b = 0; b < s.size; ++b) {
                 const Index vb = s.vertices[size_t(b)];
-                const Index* neighbours = neighbours_.data() + neighbour_start_[size_t(vb)];
-                const Index* end = neighbours_.data() + neighbour_start_[size_t(vb) + 1];
+                const Index* first = neighbours.data() + neighbour_start[size_t(vb)];
+                const Index* end = neighbours.data() + neighbour_start[size_t(vb) + 1];
                 blocks.column_length[size_t(b)] = pattern_outer_[d * size_t(vb) + 1] - pattern_outer_[d * size_t(vb)];
                 for (int a = 0; a < s.size; ++a) {
-                    const Index slot = Index(std::lower_bound(neighbours, end, s.vertices[size_t(a)]) - neighbours);
+                    const Index slot = Index(std::lower_bound(first, end, s.vertices[size_t(a)]) - first);
                     blocks.offset[size_t(4 * b + a)] = StorageIndex(pattern_outer_[d * size_t(vb)] + Index(d) * slot);
                 }
             }
@@ -502,7 +502,6 @@ private:
     std::vector<Index> by_colour_;
 
     mutable bool pattern_built_ = false;
-    mutable std::vector<Index> neighbour_start_, neighbours_;
     mutable std::vector<StorageIndex> pattern_outer_, pattern_inner_;
 
     /// Where the blocks of one stencil go in the value array: block (a, b)
