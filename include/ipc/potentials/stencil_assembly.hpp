@@ -427,7 +427,7 @@ private:
                 }
             }
         }
-        std::vector<Index> neighbours(size_t(neighbour_start[n]));
+        std::vector<Index> neighbours(static_cast<size_t>(neighbour_start[n]));
         detail::guarded_parallel_for(0, std::ptrdiff_t(blocks.size()), [&](std::ptrdiff_t b) {
             const size_t first_vertex = size_t(b) * detail::parallel_block_size;
             std::copy(blocks[size_t(b)].neighbours.begin(), blocks[size_t(b)].neighbours.end(),
