@@ -14,6 +14,7 @@
 #include <Eigen/Dense>
 
 #include <limits>
+#include <string>
 
 #if IPC_HAS_OPENMP
 #include <omp.h>
@@ -250,6 +251,56 @@ TEST_CASE("Barrier potential rejects bad input", "[potentials][barrier][validati
     wrong.vertex_vertex.push_back({});
     wrong.vertex_vertex.back().vertices = { { 0, scene.mesh.num_vertices() } };
     CHECK_THROWS_AS(barrier.gradient(wrong, scene.mesh, scene.V), ipc::invalid_argument);
+}
+
+TEST_CASE("The Hessian's penetration check reports the stencil the energy's reports",
+          "[potentials][barrier][validation]")
+{
+    // The Hessian checks penetration in its own pass over the stencils (from
+    // the squared distance its factors give). For a stencil of each type, in
+    // scenes without and with offsets, move its first vertex onto the first
+    // vertex of the other primitive (distance exactly 0): every call must
+    // throw ipc::penetration naming the same first offender as the energy.
+    const auto report = [](const auto& call) {
+        try {
+            call();
+        } catch (const ipc::penetration& e) {
+            const std::string what = e.what();
+            const std::size_t at = what.find("contact stencil");
+            return at == std::string::npos ? what : what.substr(at);
+        }
+        return std::string("nothing thrown");
+    };
+    int checked = 0;
+    for (const double radius : { 0.0, 0.004 }) {
+        for (const auto& scene : ipc::test::mixed_scenes(radius)) {
+            ipc::Collisions collisions;
+            collisions.build(scene.mesh, scene.V, 0.05);
+            const ipc::BarrierPotential<> barrier(0.05);
+            const auto check_first_of = [&](const auto& list, const char* kind, int other) {
+                if (list.empty()) {
+                    return;
+                }
+                const auto& ids = list.front().vertices;
+                Eigen::MatrixXd V = scene.V;
+                V.row(ids[0]) = scene.V.row(ids[std::size_t(other)]);
+                const std::string expected = report([&] { (void)barrier(collisions, scene.mesh, V); });
+                INFO(kind << ", radius " << radius << ": " << expected);
+                REQUIRE(expected.rfind("contact stencil", 0) == 0);
+                CHECK(report([&] { (void)barrier.hessian(collisions, scene.mesh, V); }) == expected);
+                Eigen::SparseMatrix<double> kept;
+                CHECK(report([&] { barrier.hessian(collisions, scene.mesh, V, ipc::PSDProjection::clamp, kept); })
+                      == expected);
+                CHECK(report([&] { (void)barrier.gradient(collisions, scene.mesh, V); }) == expected);
+                ++checked;
+            };
+            check_first_of(collisions.vertex_vertex, "vertex-vertex", 1); // onto the other point
+            check_first_of(collisions.edge_vertex, "edge-vertex", 1);     // onto the edge's start
+            check_first_of(collisions.edge_edge, "edge-edge", 2);         // onto edge b's start
+            check_first_of(collisions.face_vertex, "face-vertex", 1);     // onto the triangle's t0
+        }
+    }
+    CHECK(checked >= 8);
 }
 
 TEST_CASE("Barrier Hessian written into a kept matrix equals the returned one and reuses its storage",

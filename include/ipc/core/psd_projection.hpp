@@ -361,12 +361,14 @@ namespace detail {
                         block.noalias() -= (alpha * L.template block<DIM, 1>(a * DIM, k))
                             * L.template block<DIM, 1>(b * DIM, k).transpose();
                     }
-                    if (a == b) {
-                        mirror_lower_to_upper(block);
-                    }
-                    H.template block<DIM, DIM>(a * DIM, b * DIM) = block;
-                    if (a != b) {
-                        H.template block<DIM, DIM>(b * DIM, a * DIM) = block.transpose();
+                    // Element by element: the compiler inlines these stores,
+                    // where an Eigen block assignment stays a call.
+                    for (int j = 0; j < DIM; ++j) {
+                        for (int i = 0; i < DIM; ++i) {
+                            const T value = a == b && i < j ? block(j, i) : block(i, j);
+                            H(a * DIM + i, b * DIM + j) = value;
+                            H(b * DIM + j, a * DIM + i) = value;
+                        }
                     }
                 }
             }

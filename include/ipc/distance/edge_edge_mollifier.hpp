@@ -72,6 +72,31 @@ inline auto edge_edge_cross_squarednorm_gradient(
     return g;
 }
 
+namespace detail {
+    /// Second derivatives of c = |u x v|^2 = |u|^2 |v|^2 - (u.v)^2 with
+    /// respect to the edge vectors u = ea1 - ea0 and v = eb1 - eb0: the 3 x 3
+    /// blocks uu, vv and uv (d^2 c / du dv^T; the vu block is its transpose).
+    template <typename T> struct CrossSquarednormSecondDerivatives {
+        Matrix<T, 3, 3> uu, vv, uv;
+    };
+    template <typename T>
+    inline CrossSquarednormSecondDerivatives<T> cross_squarednorm_second_derivatives(const Vector<T, 3>& u,
+                                                                                    const Vector<T, 3>& v)
+    {
+        const T uu = u.squaredNorm(), vv = v.squaredNorm(), uv = u.dot(v);
+        CrossSquarednormSecondDerivatives<T> out;
+        for (int j = 0; j < 3; ++j) {
+            for (int i = 0; i < 3; ++i) {
+                const T diagonal = i == j ? T(1) : T(0);
+                out.uu(i, j) = T(2) * (vv * diagonal - v[i] * v[j]);
+                out.vv(i, j) = T(2) * (uu * diagonal - u[i] * u[j]);
+                out.uv(i, j) = T(4) * u[i] * v[j] - T(2) * v[i] * u[j] - T(2) * uv * diagonal;
+            }
+        }
+        return out;
+    }
+} // namespace detail
+
 /// Hessian of c with respect to (ea0, ea1, eb0, eb1): a 12x12 matrix.
 template <typename DA0, typename DA1, typename DB0, typename DB1>
 inline auto edge_edge_cross_squarednorm_hessian(
@@ -83,13 +108,8 @@ inline auto edge_edge_cross_squarednorm_hessian(
     using T = typename Traits::Scalar;
     const Vector<T, 3> u = ea1 - ea0;
     const Vector<T, 3> v = eb1 - eb0;
-    const T uu = u.squaredNorm(), vv = v.squaredNorm(), uv = u.dot(v);
-    const Matrix<T, 3, 3> I = Matrix<T, 3, 3>::Identity();
-    // Second derivatives of c = uu vv - uv^2 with respect to (u, v).
-    const Matrix<T, 3, 3> Huu = T(2) * (vv * I - v * v.transpose());
-    const Matrix<T, 3, 3> Hvv = T(2) * (uu * I - u * u.transpose());
-    const Matrix<T, 3, 3> Huv =
-        T(4) * u * v.transpose() - T(2) * v * u.transpose() - T(2) * uv * I;
+    const detail::CrossSquarednormSecondDerivatives<T> d = detail::cross_squarednorm_second_derivatives(u, v);
+    const Matrix<T, 3, 3> Huu = d.uu, Hvv = d.vv, Huv = d.uv;
     // Chain rule through u = ea1 - ea0, v = eb1 - eb0.
     Matrix<T, 12, 12> H;
     H.template block<3, 3>(0, 0) = Huu;

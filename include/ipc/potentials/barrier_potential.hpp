@@ -40,10 +40,12 @@
 #include <Eigen/Core>
 #include <Eigen/SparseCore>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 namespace ipc {
 
@@ -137,7 +139,18 @@ public:
     template <typename Collision>
     double stencil_energy(const Collision& c, const Vector<double, 3 * Collision::num_vertices>& x) const
     {
+        bool inside = false;
+        return stencil_energy(c, x, inside);
+    }
+
+    /// The same, also setting inside when the stencil is at or inside its
+    /// offset (the whole-mesh calls check penetration this way, in the pass
+    /// that evaluates the stencils).
+    template <typename Collision>
+    double stencil_energy(const Collision& c, const Vector<double, 3 * Collision::num_vertices>& x, bool& inside) const
+    {
         const double d2 = c.distance_squared(x);
+        inside = !(offset_barrier_argument(d2, c.offset) > 0);
         double value = stiffness_ * c.weight * offset_barrier<Barrier>(d2, c.offset, dhat_);
         if constexpr (std::is_same_v<Collision, EdgeEdgeCollision>) {
             if (value != 0) {
@@ -148,13 +161,25 @@ public:
     }
 
     /// Gradient of stencil_energy with respect to x (3 * num_vertices).
+    /// Zero when the stencil is at or inside its offset.
     template <typename Collision>
     Vector<double, 3 * Collision::num_vertices>
     stencil_gradient(const Collision& c, const Vector<double, 3 * Collision::num_vertices>& x) const
     {
+        bool inside = false;
+        return stencil_gradient(c, x, inside);
+    }
+
+    /// The same, also setting inside when the stencil is at or inside its
+    /// offset.
+    template <typename Collision>
+    Vector<double, 3 * Collision::num_vertices>
+    stencil_gradient(const Collision& c, const Vector<double, 3 * Collision::num_vertices>& x, bool& inside) const
+    {
         using Gradient = Vector<double, 3 * Collision::num_vertices>;
         const double d2 = c.distance_squared(x);
-        const double db = offset_barrier_first_derivative<Barrier>(d2, c.offset, dhat_);
+        inside = !(offset_barrier_argument(d2, c.offset) > 0);
+        const double db = inside ? 0.0 : offset_barrier_first_derivative<Barrier>(d2, c.offset, dhat_);
         if (db == 0) {
             return Gradient::Zero();
         }
@@ -179,29 +204,47 @@ public:
     /// 5-dimensional) subspace spanned by the distance Hessian's factors
     /// (detail::project_distance_hessian_to_psd); edge-edge stencils with an
     /// active mollifier are projected densely in the translation-free basis.
+    /// Zero when the stencil is at or inside its offset (no validation: hot
+    /// kernel).
     template <typename Collision>
     Matrix<double, 3 * Collision::num_vertices, 3 * Collision::num_vertices>
     stencil_hessian(const Collision& c, const Vector<double, 3 * Collision::num_vertices>& x,
                     PSDProjection projection = PSDProjection::none) const
     {
+        bool inside = false;
+        return stencil_hessian(c, x, projection, inside);
+    }
+
+    /// The same, also setting inside when the stencil is at or inside its
+    /// offset (the Hessian is then meaningless).
+    template <typename Collision>
+    Matrix<double, 3 * Collision::num_vertices, 3 * Collision::num_vertices>
+    stencil_hessian(const Collision& c, const Vector<double, 3 * Collision::num_vertices>& x,
+                    PSDProjection projection, bool& inside) const
+    {
         constexpr int n = 3 * Collision::num_vertices;
         using Hessian = Matrix<double, n, n>;
-        const double d2 = c.distance_squared(x);
+        // One region classification gives the squared distance |r|^2 and the
+        // gradient and Hessian of d^2 in factored form.
+        const auto f = detail::collision_hessian_factors(c, x);
+        const double d2 = f.r.squaredNorm();
+        inside = !(offset_barrier_argument(d2, c.offset) > 0);
+        if (inside) {
+            return Hessian::Zero(); // no derivative there (and no NaN into the projection)
+        }
         const double db = offset_barrier_first_derivative<Barrier>(d2, c.offset, dhat_);
         const double d2b = offset_barrier_second_derivative<Barrier>(d2, c.offset, dhat_);
         if (db == 0 && d2b == 0) {
             return Hessian::Zero();
         }
         const double scale = stiffness_ * c.weight;
-        const auto f = detail::collision_hessian_factors(c, x);
         if constexpr (std::is_same_v<Collision, EdgeEdgeCollision>) {
             const double cross = cross_squarednorm(x);
             if (cross < c.mollifier_threshold) {
                 return mollified_edge_edge_hessian(c, x, f, d2, db, d2b, cross, projection);
             }
         }
-        // One region classification gives the gradient and Hessian of d^2 in
-        // factored form; the Hessian (projected or not) is formed from it.
+        // The Hessian (projected or not) is formed from the factors.
         return detail::project_distance_hessian_to_psd<double, 3, Collision::num_vertices, std::decay_t<decltype(f)>::max_columns>(
             f.w, f.r, f.L, f.columns, scale * db, scale * d2b, projection);
     }
@@ -218,11 +261,20 @@ public:
     double operator()(const Collisions& collisions, const CollisionMesh& mesh,
                       const Eigen::Ref<const Eigen::MatrixXd>& V) const
     {
-        const std::shared_ptr<const StencilAssembly> kept = prepare(collisions, mesh, V, "BarrierPotential", false);
+        const char* who = "BarrierPotential";
+        const std::shared_ptr<const StencilAssembly> kept = assembly_of(collisions, mesh, V, who, false);
         const StencilAssembly& assembly = *kept;
-        return assembly.sum([&](Index k) {
-            return visit(collisions, V, k, [&](const auto& c, const auto& x) { return stencil_energy(c, x); });
+        std::vector<unsigned char> inside(collisions.size(), 0);
+        const double energy = assembly.sum([&](Index k) {
+            return visit(collisions, V, k, [&](const auto& c, const auto& x) {
+                bool stencil_inside = false;
+                const double value = stencil_energy(c, x, stencil_inside);
+                inside[std::size_t(k)] = stencil_inside;
+                return value;
+            });
         });
+        throw_first_penetration(collisions, V, assembly, inside, who);
+        return energy;
     }
 
     /// Gradient (dim n entries, x y (z) per vertex) of the barrier energy.
@@ -230,15 +282,21 @@ public:
     Eigen::VectorXd gradient(const Collisions& collisions, const CollisionMesh& mesh,
                              const Eigen::Ref<const Eigen::MatrixXd>& V) const
     {
-        const std::shared_ptr<const StencilAssembly> kept = prepare(collisions, mesh, V, "BarrierPotential::gradient", false);
+        const char* who = "BarrierPotential::gradient";
+        const std::shared_ptr<const StencilAssembly> kept = assembly_of(collisions, mesh, V, who, false);
         const StencilAssembly& assembly = *kept;
-        return assembly.gradient([&](Index k, Vector<double, 12>& out) {
+        std::vector<unsigned char> inside(collisions.size(), 0);
+        Eigen::VectorXd g = assembly.gradient([&](Index k, Vector<double, 12>& out) {
             visit(collisions, V, k, [&](const auto& c, const auto& x) {
-                const auto g = stencil_gradient(c, x);
-                write_local_gradient(out, g);
+                bool stencil_inside = false;
+                const auto local = stencil_gradient(c, x, stencil_inside);
+                inside[std::size_t(k)] = stencil_inside;
+                write_local_gradient(out, local);
                 return 0.0;
             });
         });
+        throw_first_penetration(collisions, V, assembly, inside, who);
+        return g;
     }
 
     /// Sparse Hessian (dim n square) of the barrier energy, each stencil's block
@@ -255,21 +313,26 @@ public:
 
     /// The same, written into H, whose storage is reused when large enough
     /// (keep one matrix between Newton iterations to avoid allocating it
-    /// afresh each time).
+    /// afresh each time). When it throws ipc::penetration, H holds garbage.
     void hessian(const Collisions& collisions, const CollisionMesh& mesh, const Eigen::Ref<const Eigen::MatrixXd>& V,
                  PSDProjection projection, Eigen::SparseMatrix<double>& H) const
     {
-        const std::shared_ptr<const StencilAssembly> kept = prepare(collisions, mesh, V, "BarrierPotential::hessian", true);
+        const char* who = "BarrierPotential::hessian";
+        const std::shared_ptr<const StencilAssembly> kept = assembly_of(collisions, mesh, V, who, true);
         const StencilAssembly& assembly = *kept;
+        std::vector<unsigned char> inside(collisions.size(), 0);
         assembly.hessian(
             [&](Index k, Matrix<double, 12, 12>& out) {
                 visit(collisions, V, k, [&](const auto& c, const auto& x) {
-                    const auto local = stencil_hessian(c, x, projection);
+                    bool stencil_inside = false;
+                    const auto local = stencil_hessian(c, x, projection, stencil_inside);
+                    inside[std::size_t(k)] = stencil_inside;
                     write_local_hessian(out, local);
                     return 0.0;
                 });
             },
             H);
+        throw_first_penetration(collisions, V, assembly, inside, who);
     }
 
     // ------------------------------------------------- static obstacles
@@ -318,11 +381,7 @@ private:
     /// stencil_hessian of an edge-edge pair with an active mollifier, given
     /// the factored squared-distance Hessian f, d^2 and the barrier's first
     /// two derivatives db, d2b at it, and c = |u x v|^2 of the edge vectors
-    /// (cross). The energy is s m(c) b(d^2), s = kappa w; its Hessian is
-    ///   s m (b' H_d + b'' g_d g_d^T) + s b' m' (g_d g_c^T + g_c g_d^T)
-    ///   + s b (m'' g_c g_c^T + m' H_c),
-    /// the first term formed from the factors and the rest added in one pass
-    /// over the lower triangle.
+    /// (cross). Then projected as stencil_hessian says.
     template <typename Factors>
     Matrix<double, 12, 12> mollified_edge_edge_hessian(const EdgeEdgeCollision& c, const Vector<double, 12>& x,
                                                        const Factors& f, double d2, double db, double d2b,
@@ -334,21 +393,57 @@ private:
         const double dm = edge_edge_mollifier_gradient(cross, eps);
         const double d2m = edge_edge_mollifier_hessian(cross, eps);
         const double b = offset_barrier<Barrier>(d2, c.offset, dhat_);
-        Matrix<double, 12, 12> H = detail::project_distance_hessian_to_psd<double, 3, 4, Factors::max_columns>(
-            f.w, f.r, f.L, f.columns, scale * m * db, scale * m * d2b, PSDProjection::none);
-        Vector<double, 12> g_d;
-        for (int v = 0; v < 4; ++v) {
-            g_d.segment<3>(3 * v) = (2 * f.w[v]) * f.r;
-        }
-        const auto a0 = x.segment<3>(0), a1 = x.segment<3>(3), b0 = x.segment<3>(6), b1 = x.segment<3>(9);
-        const Vector<double, 12> g_c = edge_edge_cross_squarednorm_gradient(a0, a1, b0, b1);
-        const Matrix<double, 12, 12> H_c = edge_edge_cross_squarednorm_hessian(a0, a1, b0, b1);
+        // The energy is s m(c) b(d^2), s = kappa w; its Hessian is
+        //   s m (b' H_d + b'' g_d g_d^T) + s b' m' (g_d g_c^T + g_c g_d^T)
+        //   + s b (m'' g_c g_c^T + m' H_c),
+        // with g_d = 2 w (x) r and H_d = 2 (w w^T) (x) I - L L^T from the
+        // factors, and g_c, H_c the derivatives of c through the edge vectors
+        // u and v (vertex signs -, +, -, +). The lower triangle is mirrored,
+        // so the result is exactly symmetric.
+        const double alpha = scale * m * db, beta = scale * m * d2b;
         const double cross_term = scale * db * dm, gc_gc = scale * b * d2m, hc = scale * b * dm;
-        const Vector<double, 12> p = cross_term * g_c;
-        const Vector<double, 12> q = cross_term * g_d + gc_gc * g_c;
-        for (int j = 0; j < 12; ++j) {
-            for (int i = j; i < 12; ++i) {
-                H(i, j) += (g_d[i] * p[j] + g_c[i] * q[j]) + hc * H_c(i, j);
+        Matrix<double, 3, 3> distance_block;
+        for (int j = 0; j < 3; ++j) {
+            for (int i = 0; i < 3; ++i) {
+                distance_block(i, j) = (4 * beta) * (f.r[i] * f.r[j]) + (i == j ? 2 * alpha : 0.0);
+            }
+        }
+        const Vector<double, 3> u = x.segment<3>(3) - x.segment<3>(0);
+        const Vector<double, 3> v = x.segment<3>(9) - x.segment<3>(6);
+        const Vector<double, 3> uv = u.cross(v);
+        const Vector<double, 3> gu = 2 * v.cross(uv), gv = 2 * uv.cross(u);
+        const detail::CrossSquarednormSecondDerivatives<double> dc = detail::cross_squarednorm_second_derivatives(u, v);
+        Vector<double, 12> g_d, g_c;
+        for (int a = 0; a < 4; ++a) {
+            const double sign = a % 2 == 0 ? -1.0 : 1.0;
+            g_d.segment<3>(3 * a) = (2 * f.w[a]) * f.r;
+            g_c.segment<3>(3 * a) = sign * (a < 2 ? gu : gv);
+        }
+        // The rank-4 part -alpha L L^T + g_d p^T + g_c q^T as one product.
+        Matrix<double, 12, 4> U = Matrix<double, 12, 4>::Zero();
+        for (int k = 0; k < f.columns; ++k) {
+            U.col(k) = f.L.col(k);
+        }
+        Matrix<double, 12, 4> W = -alpha * U;
+        U.col(2) = g_d;
+        U.col(3) = g_c;
+        W.col(2) = cross_term * g_c;
+        W.col(3) = cross_term * g_d + gc_gc * g_c;
+        Matrix<double, 12, 12> H;
+        H.noalias() = U.lazyProduct(W.transpose()); // coefficient-wise: no GEMM set-up
+        // The block-structured part, on the lower blocks: w_a w_b times the
+        // distance block, plus s b m' H_c (blocks uu, vv or vu = uv^T).
+        const Matrix<double, 3, 3> vu = dc.uv.transpose();
+        for (int bv = 0; bv < 4; ++bv) {
+            for (int av = bv; av < 4; ++av) {
+                const double ww = f.w[av] * f.w[bv];
+                const double cross_scale = av % 2 == bv % 2 ? hc : -hc;
+                const Matrix<double, 3, 3>& hc_block = bv >= 2 ? dc.vv : av < 2 ? dc.uu : vu;
+                for (int j = 0; j < 3; ++j) {
+                    for (int i = 0; i < 3; ++i) {
+                        H(3 * av + i, 3 * bv + j) += ww * distance_block(i, j) + cross_scale * hc_block(i, j);
+                    }
+                }
             }
         }
         detail::mirror_lower_to_upper(H);
@@ -374,40 +469,39 @@ private:
         return detail::visit_collision(collisions, V, k, f);
     }
 
-    /// Validates the input, checks that no stencil is at or inside its offset
-    /// and returns the stencils' assembly (kept by the set; with its Hessian
-    /// pattern when with_pattern).
-    std::shared_ptr<const StencilAssembly> prepare(const Collisions& collisions, const CollisionMesh& mesh,
-                                                   const Eigen::Ref<const Eigen::MatrixXd>& V, const char* who,
-                                                   bool with_pattern) const
+    /// Validates the input and returns the stencils' assembly (kept by the
+    /// set; with its Hessian pattern when with_pattern). Penetration is
+    /// checked by each call in its own pass over the stencils (every stencil
+    /// term starts from its squared distance), reported once the pass is
+    /// done: throw_first_penetration.
+    std::shared_ptr<const StencilAssembly> assembly_of(const Collisions& collisions, const CollisionMesh& mesh,
+                                                       const Eigen::Ref<const Eigen::MatrixXd>& V, const char* who,
+                                                       bool with_pattern) const
     {
         detail::check_collisions_dhat(collisions.dhat(), dhat_, who);
         mesh.check_positions(V, (std::string(who) + ": positions V").c_str());
         const Index nv = mesh.num_vertices();
         const auto vertices_of = [&](Index k) { return detail::collision_stencil_vertices(collisions, k, nv, who); };
-        std::shared_ptr<const StencilAssembly> kept
-            = collisions.stencil_assembly_cache().get(nv, Index(collisions.size()), vertices_of, mesh.dim(), with_pattern);
-        const StencilAssembly& assembly = *kept;
-        // Penetration check (parallel, first offender reported).
-        std::vector<unsigned char> inside(collisions.size(), 0);
-        detail::guarded_parallel_for(0, std::ptrdiff_t(collisions.size()), [&](std::ptrdiff_t k) {
-            visit(collisions, V, Index(k), [&](const auto& c, const auto& x) {
-                const double d2 = c.distance_squared(x);
-                inside[std::size_t(k)] = !(offset_barrier_argument(d2, c.offset) > 0);
-                return 0.0;
-            });
-        }, detail::min_parallel_stencils);
-        for (std::size_t k = 0; k < inside.size(); ++k) {
-            if (inside[k]) {
-                const detail::StencilVertices& s = assembly.stencil(Index(k));
-                const double d2 = visit(collisions, V, Index(k), [&](const auto& c, const auto& x) { return c.distance_squared(x); });
-                const double xi = visit(collisions, V, Index(k), [&](const auto& c, const auto&) { return c.offset; });
-                throw penetration(detail::concat(who, ": contact stencil ", k, " (vertices ", s.vertices[0], ", ",
-                                                 s.vertices[1], s.size > 2 ? ", ..." : "", ") has distance ",
-                                                 std::sqrt(d2), " <= its offset ", xi));
-            }
+        return collisions.stencil_assembly_cache().get(nv, Index(collisions.size()), vertices_of, mesh.dim(),
+                                                       with_pattern);
+    }
+
+    /// Throws ipc::penetration naming the first stencil flagged inside, if any.
+    static void throw_first_penetration(const Collisions& collisions, const Eigen::Ref<const Eigen::MatrixXd>& V,
+                                        const StencilAssembly& assembly, const std::vector<unsigned char>& inside,
+                                        const char* who)
+    {
+        const auto first = std::find(inside.begin(), inside.end(), static_cast<unsigned char>(1));
+        if (first == inside.end()) {
+            return;
         }
-        return kept;
+        const Index k = Index(first - inside.begin());
+        const detail::StencilVertices& s = assembly.stencil(k);
+        const double d2 = visit(collisions, V, k, [&](const auto& c, const auto& x) { return c.distance_squared(x); });
+        const double xi = visit(collisions, V, k, [&](const auto& c, const auto&) { return c.offset; });
+        throw penetration(detail::concat(who, ": contact stencil ", k, " (vertices ", s.vertices[0], ", ",
+                                         s.vertices[1], s.size > 2 ? ", ..." : "", ") has distance ", std::sqrt(d2),
+                                         " <= its offset ", xi));
     }
 
     double dhat_ = 0;
