@@ -116,6 +116,31 @@ TEST_CASE("Offset barrier derivatives in d^2 and d match finite differences", "[
     }
 }
 
+TEMPLATE_TEST_CASE("Offset barrier value and derivatives at once equal the three functions bit for bit",
+                   "[barrier][offset]", ipc::ClampedLogBarrier, ipc::NormalizedLogBarrier, ipc::CubicBarrier)
+{
+    // ClampedLogBarrier computes the three with one logarithm; the others go
+    // through their three functions. Either way the values must be exactly
+    // those of the separate calls, inside the band, at and beyond its ends,
+    // and at or inside the offset (infinities).
+    const double dhat = 1e-3;
+    const auto same = [](double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); };
+    int checked = 0;
+    for (const double xi : { 0.0, 2e-3 }) {
+        for (int i = -5; i <= 1005; ++i) {
+            const double d = xi + dhat * (double(i) / 1000.0);
+            const double d2 = d * d;
+            const ipc::BarrierDerivatives<double> all = ipc::offset_barrier_derivatives<TestType>(d2, xi, dhat);
+            INFO("xi " << xi << ", d " << d);
+            CHECK(same(all.value, ipc::offset_barrier<TestType>(d2, xi, dhat)));
+            CHECK(same(all.first, ipc::offset_barrier_first_derivative<TestType>(d2, xi, dhat)));
+            CHECK(same(all.second, ipc::offset_barrier_second_derivative<TestType>(d2, xi, dhat)));
+            ++checked;
+        }
+    }
+    CHECK(checked == 2022);
+}
+
 TEST_CASE("Offset gap keeps its digits for tiny gaps", "[barrier][offset]")
 {
     const double xi = 1e-4;

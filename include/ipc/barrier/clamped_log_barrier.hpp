@@ -37,6 +37,13 @@ namespace detail {
     }
 } // namespace detail
 
+/// A barrier's value and first two derivatives at one argument.
+template <typename Scalar> struct BarrierDerivatives {
+    Scalar value;  ///< b
+    Scalar first;  ///< db/dx
+    Scalar second; ///< d2b/dx2
+};
+
 /// The clamped log barrier as a shape policy. Every barrier shape offers the
 /// same three static functions, so a potential written against a policy type
 /// swaps shapes by changing that one type.
@@ -89,6 +96,27 @@ struct ClampedLogBarrier {
         }
         const Scalar ratio = x_hat / x;
         return ratio * (ratio + Scalar(2)) - Scalar(2) * log(x / x_hat) - Scalar(3);
+    }
+
+    /// value, first_derivative and second_derivative at once, with one
+    /// logarithm (the same values, bit for bit). A shape may offer this
+    /// optionally; offset_barrier_derivatives uses it when present.
+    template <typename Scalar>
+    static BarrierDerivatives<Scalar> derivatives(const Scalar& x, const Scalar& x_hat)
+    {
+        using std::log;
+        if (x >= x_hat) {
+            return { Scalar(0), Scalar(0), Scalar(0) };
+        }
+        if (x <= Scalar(0)) {
+            const Scalar infinity = detail::positive_infinity<Scalar>();
+            return { infinity, -infinity, infinity };
+        }
+        const Scalar log_ratio = log(x / x_hat);
+        const Scalar gap = x - x_hat;
+        const Scalar ratio = x_hat / x;
+        return { -(gap * gap) * log_ratio, (x_hat - x) * (Scalar(2) * log_ratio - ratio + Scalar(1)),
+                 ratio * (ratio + Scalar(2)) - Scalar(2) * log_ratio - Scalar(3) };
     }
 };
 

@@ -22,6 +22,7 @@
 
 #include <cmath>
 #include <type_traits>
+#include <utility>
 
 namespace ipc {
 
@@ -95,6 +96,37 @@ Scalar offset_barrier_second_derivative(
 {
     return Barrier::second_derivative(
         offset_barrier_argument(distance_squared, xi), offset_barrier_threshold(xi, dhat));
+}
+
+namespace detail {
+    /// True when the shape Barrier offers derivatives(x, x_hat).
+    template <typename Barrier, typename Scalar, typename = void> struct has_barrier_derivatives : std::false_type {
+    };
+    template <typename Barrier, typename Scalar>
+    struct has_barrier_derivatives<
+        Barrier, Scalar,
+        std::void_t<decltype(Barrier::derivatives(std::declval<const Scalar&>(), std::declval<const Scalar&>()))>>
+        : std::true_type {
+    };
+} // namespace detail
+
+/// b, db/d(d^2) and d2b/d(d^2)^2 of the offset barrier at once, equal to
+/// offset_barrier, offset_barrier_first_derivative and
+/// offset_barrier_second_derivative: through the shape's derivatives() when
+/// it has one (one logarithm instead of three for ClampedLogBarrier),
+/// otherwise its three functions. Raw kernel.
+template <typename Barrier = ClampedLogBarrier, typename Scalar>
+BarrierDerivatives<Scalar> offset_barrier_derivatives(const Scalar& distance_squared, const Scalar& xi,
+                                                      const Scalar& dhat)
+{
+    const Scalar x = offset_barrier_argument(distance_squared, xi);
+    const Scalar x_hat = offset_barrier_threshold(xi, dhat);
+    if constexpr (detail::has_barrier_derivatives<Barrier, Scalar>::value) {
+        return Barrier::derivatives(x, x_hat);
+    } else {
+        return { Barrier::value(x, x_hat), Barrier::first_derivative(x, x_hat),
+                 Barrier::second_derivative(x, x_hat) };
+    }
 }
 
 /// d b / dd of the offset barrier with respect to the unsquared distance

@@ -232,8 +232,8 @@ public:
         if (inside) {
             return Hessian::Zero(); // no derivative there (and no NaN into the projection)
         }
-        const double db = offset_barrier_first_derivative<Barrier>(d2, c.offset, dhat_);
-        const double d2b = offset_barrier_second_derivative<Barrier>(d2, c.offset, dhat_);
+        const BarrierDerivatives<double> b = offset_barrier_derivatives<Barrier>(d2, c.offset, dhat_);
+        const double db = b.first, d2b = b.second;
         if (db == 0 && d2b == 0) {
             return Hessian::Zero();
         }
@@ -241,7 +241,7 @@ public:
         if constexpr (std::is_same_v<Collision, EdgeEdgeCollision>) {
             const double cross = cross_squarednorm(x);
             if (cross < c.mollifier_threshold) {
-                return mollified_edge_edge_hessian(c, x, f, d2, db, d2b, cross, projection);
+                return mollified_edge_edge_hessian(c, x, f, b, cross, projection);
             }
         }
         // The Hessian (projected or not) is formed from the factors.
@@ -379,20 +379,20 @@ public:
 
 private:
     /// stencil_hessian of an edge-edge pair with an active mollifier, given
-    /// the factored squared-distance Hessian f, d^2 and the barrier's first
-    /// two derivatives db, d2b at it, and c = |u x v|^2 of the edge vectors
-    /// (cross). Then projected as stencil_hessian says.
+    /// the factored squared-distance Hessian f, the barrier's value and
+    /// first two derivatives at its d^2, and c = |u x v|^2 of the edge
+    /// vectors (cross). Then projected as stencil_hessian says.
     template <typename Factors>
     Matrix<double, 12, 12> mollified_edge_edge_hessian(const EdgeEdgeCollision& c, const Vector<double, 12>& x,
-                                                       const Factors& f, double d2, double db, double d2b,
+                                                       const Factors& f, const BarrierDerivatives<double>& barrier,
                                                        double cross, PSDProjection projection) const
     {
+        const double b = barrier.value, db = barrier.first, d2b = barrier.second;
         const double scale = stiffness_ * c.weight;
         const double eps = c.mollifier_threshold;
         const double m = edge_edge_mollifier(cross, eps);
         const double dm = edge_edge_mollifier_gradient(cross, eps);
         const double d2m = edge_edge_mollifier_hessian(cross, eps);
-        const double b = offset_barrier<Barrier>(d2, c.offset, dhat_);
         // The energy is s m(c) b(d^2), s = kappa w; its Hessian is
         //   s m (b' H_d + b'' g_d g_d^T) + s b' m' (g_d g_c^T + g_c g_d^T)
         //   + s b (m'' g_c g_c^T + m' H_c),
