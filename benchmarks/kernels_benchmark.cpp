@@ -13,8 +13,10 @@
 #include <ipc/distance/edge_edge_mollifier.hpp>
 #include <ipc/distance/point_edge.hpp>
 #include <ipc/distance/point_triangle.hpp>
+#include <ipc/core/psd_projection.hpp>
 
 #include <Eigen/Core>
+#include <Eigen/QR>
 
 #include <algorithm>
 #include <chrono>
@@ -63,6 +65,30 @@ Stencils make_stencils(std::size_t n)
         s.w2[i] = random2();
     }
     return s;
+}
+
+/// Symmetric 9 x 9 matrices Q diag(lambda) Q^T with random orthogonal Q and
+/// `negatives` of the nine eigenvalues negative (magnitudes log-normal).
+std::vector<Eigen::Matrix<double, 9, 9>> make_symmetric_9x9(std::size_t n, int negatives)
+{
+    using Matrix9 = Eigen::Matrix<double, 9, 9>;
+    std::mt19937_64 rng(777 + negatives);
+    std::normal_distribution<double> normal;
+    std::vector<Matrix9> out(n);
+    for (Matrix9& A : out) {
+        Matrix9 B;
+        for (int k = 0; k < 81; ++k) {
+            B.data()[k] = normal(rng);
+        }
+        const Matrix9 Q = Eigen::HouseholderQR<Matrix9>(B).householderQ();
+        Eigen::Matrix<double, 9, 1> lambda;
+        for (int k = 0; k < 9; ++k) {
+            lambda[k] = (k < negatives ? -1.0 : 1.0) * std::exp(normal(rng));
+        }
+        A = Q * lambda.asDiagonal() * Q.transpose();
+        A = (0.5 * (A + A.transpose())).eval();
+    }
+    return out;
 }
 
 /// Best of `repeats` mean nanoseconds per call of f(i), making n calls that
@@ -161,6 +187,29 @@ int main(int argc, char** argv)
     row("distance", "edge_edge_mollifier value", [&](std::size_t i) { do_not_optimize(ipc::edge_edge_mollifier(s.v0[i], s.v1[i], s.v2[i], s.v3[i], eps_x)); });
     row("distance", "edge_edge_mollifier gradient", [&](std::size_t i) { do_not_optimize(ipc::edge_edge_mollifier_gradient(s.v0[i], s.v1[i], s.v2[i], s.v3[i], eps_x)); });
     row("distance", "edge_edge_mollifier hessian", [&](std::size_t i) { do_not_optimize(ipc::edge_edge_mollifier_hessian(s.v0[i], s.v1[i], s.v2[i], s.v3[i], eps_x)); });
+
+    // PSD projection of dense 9 x 9 matrices (an elastic element's dP/dF, a
+    // 4-point stencil in its translation-free basis) by the number of
+    // negative eigenvalues, next to the full eigendecomposition it avoids.
+    for (const int negatives : { 0, 1, 4 }) {
+        const std::size_t count = std::min<std::size_t>(working_set, 4096);
+        const auto matrices = make_symmetric_9x9(count, negatives);
+        const std::string name = fmt::format("project_to_psd 9x9, {} negative eigenvalue{}", negatives,
+                                             negatives == 1 ? "" : "s");
+        table.add("psd", name, best_ns_cycled(std::max<std::size_t>(n / 10, 1), count, repeats, [&](std::size_t i) {
+            do_not_optimize(ipc::project_to_psd(matrices[i]));
+        }));
+        if (negatives == 4) {
+            table.add("psd", "symmetric eigendecomposition 9x9 (tridiagonal QR)",
+                      best_ns_cycled(std::max<std::size_t>(n / 10, 1), count, repeats, [&](std::size_t i) {
+                          Eigen::Matrix<double, 9, 1> values;
+                          Eigen::Matrix<double, 9, 9> vectors;
+                          ipc::detail::symmetric_tridiagonal_qr_eigen<double, 9>(matrices[i], values, vectors);
+                          do_not_optimize(values);
+                          do_not_optimize(vectors);
+                      }));
+        }
+    }
 
 #if __has_include("sections/barrier_friction.hpp")
     ipc::bench::run_barrier_friction_benchmarks(table);

@@ -139,3 +139,64 @@ TEST_CASE("Small symmetric eigensolver (tridiagonal QR) against its definition a
     check_eigen_family<float, 9>(rng);
     check_eigen_family<long double, 9>(rng);
 }
+
+namespace {
+// The inertia test of the solver (positive_semidefinite): it must agree with
+// the Jacobi reference on whether any eigenvalue is negative, wherever no
+// eigenvalue is within rounding of zero; and the solver must still return the
+// full decomposition when one is negative.
+template <typename T, int M> void check_inertia_family(std::mt19937_64& rng)
+{
+    const T eps = std::numeric_limits<T>::epsilon();
+    for (const DynamicMatrix<T>& A : eigen_test_matrices<T>(rng, M)) {
+        const ipc::test::ReferenceEigen<T> reference = ipc::test::reference_eigen(A);
+        const T norm = A.norm();
+        if (!(norm > T(0)) || !(reference.values.cwiseAbs().minCoeff() > T(64 * M) * eps * norm)) {
+            continue;
+        }
+        Eigen::Matrix<T, M, 1> values;
+        Eigen::Matrix<T, M, M> V;
+        bool positive_semidefinite = false;
+        ipc::detail::symmetric_tridiagonal_qr_eigen<T, M>(Eigen::Matrix<T, M, M>(A), values, V, &positive_semidefinite);
+        CHECK(positive_semidefinite == (reference.values.minCoeff() > T(0)));
+        if (!positive_semidefinite) {
+            check_eigen_decomposition<T>(A, values, V);
+        }
+    }
+}
+} // namespace
+
+TEST_CASE("Small symmetric eigensolver: the inertia test before any QR step", "[core][psd]")
+{
+    std::mt19937_64 rng(11);
+    check_inertia_family<double, 1>(rng);
+    check_inertia_family<double, 2>(rng);
+    check_inertia_family<double, 3>(rng);
+    check_inertia_family<double, 6>(rng);
+    check_inertia_family<double, 9>(rng);
+    check_inertia_family<double, 12>(rng);
+    check_inertia_family<float, 9>(rng);
+    check_inertia_family<long double, 9>(rng);
+
+    // project_to_psd returns positive definite input bit for bit, and still
+    // projects away a single negative eigenvalue of relative size 1e-6.
+    using Mat9 = Eigen::Matrix<double, 9, 9>;
+    for (int trial = 0; trial < 20; ++trial) {
+        const Mat9 Q = ipc::test::random_orthogonal<double>(9, rng);
+        Eigen::Matrix<double, 9, 1> lambda;
+        for (int k = 0; k < 9; ++k) {
+            lambda[k] = std::pow(10.0, -0.5 * k);
+        }
+        Mat9 A = Q * lambda.asDiagonal() * Q.transpose();
+        A = (0.5 * (A + A.transpose())).eval();
+        CHECK(ipc::project_to_psd(A) == A);
+        lambda[trial % 9] = -1e-6;
+        Mat9 B = Q * lambda.asDiagonal() * Q.transpose();
+        B = (0.5 * (B + B.transpose())).eval();
+        const Mat9 P = ipc::project_to_psd(B);
+        lambda[trial % 9] = 0;
+        const Mat9 expected = Q * lambda.asDiagonal() * Q.transpose();
+        CHECK((P - expected).norm() <= 1e-13);
+        CHECK((P - B).norm() >= 0.5e-6);
+    }
+}
