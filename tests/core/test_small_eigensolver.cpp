@@ -111,10 +111,33 @@ template <typename T> std::vector<DynamicMatrix<T>> eigen_test_matrices(std::mt1
     return matrices;
 }
 
+// The inertia test of the solver (positive_semidefinite) must agree with the
+// Jacobi reference on whether any eigenvalue is negative, wherever no
+// eigenvalue is within rounding of zero, and leave the full decomposition
+// when one is negative.
+template <typename T, int M> void check_inertia(const DynamicMatrix<T>& A)
+{
+    const T eps = std::numeric_limits<T>::epsilon();
+    const ipc::test::ReferenceEigen<T> reference = ipc::test::reference_eigen(A);
+    const T norm = A.norm();
+    if (!(norm > T(0)) || !(reference.values.cwiseAbs().minCoeff() > T(64 * M) * eps * norm)) {
+        return;
+    }
+    Eigen::Matrix<T, M, 1> values;
+    Eigen::Matrix<T, M, M> V;
+    bool positive_semidefinite = false;
+    ipc::detail::symmetric_tridiagonal_qr_eigen<T, M>(Eigen::Matrix<T, M, M>(A), values, V, &positive_semidefinite);
+    CHECK(positive_semidefinite == (reference.values.minCoeff() > T(0)));
+    if (!positive_semidefinite) {
+        check_eigen_decomposition<T>(A, values, V);
+    }
+}
+
 template <typename T, int M> void check_eigen_family(std::mt19937_64& rng)
 {
     for (const DynamicMatrix<T>& A : eigen_test_matrices<T>(rng, M)) {
         check_eigen<T, M>(A);
+        check_inertia<T, M>(A);
     }
     using Mat = Eigen::Matrix<T, M, M>;
     Mat V;
@@ -140,46 +163,12 @@ TEST_CASE("Small symmetric eigensolver (tridiagonal QR) against its definition a
     check_eigen_family<long double, 9>(rng);
 }
 
-namespace {
-// The inertia test of the solver (positive_semidefinite): it must agree with
-// the Jacobi reference on whether any eigenvalue is negative, wherever no
-// eigenvalue is within rounding of zero; and the solver must still return the
-// full decomposition when one is negative.
-template <typename T, int M> void check_inertia_family(std::mt19937_64& rng)
+TEST_CASE("project_to_psd returns positive definite input unchanged and still projects a small negative eigenvalue", "[core][psd]")
 {
-    const T eps = std::numeric_limits<T>::epsilon();
-    for (const DynamicMatrix<T>& A : eigen_test_matrices<T>(rng, M)) {
-        const ipc::test::ReferenceEigen<T> reference = ipc::test::reference_eigen(A);
-        const T norm = A.norm();
-        if (!(norm > T(0)) || !(reference.values.cwiseAbs().minCoeff() > T(64 * M) * eps * norm)) {
-            continue;
-        }
-        Eigen::Matrix<T, M, 1> values;
-        Eigen::Matrix<T, M, M> V;
-        bool positive_semidefinite = false;
-        ipc::detail::symmetric_tridiagonal_qr_eigen<T, M>(Eigen::Matrix<T, M, M>(A), values, V, &positive_semidefinite);
-        CHECK(positive_semidefinite == (reference.values.minCoeff() > T(0)));
-        if (!positive_semidefinite) {
-            check_eigen_decomposition<T>(A, values, V);
-        }
-    }
-}
-} // namespace
-
-TEST_CASE("Small symmetric eigensolver: the inertia test before any QR step", "[core][psd]")
-{
+    // Positive definite input comes back bit for bit (the inertia test stops
+    // the solver before any QR step); a single negative eigenvalue of
+    // relative size 1e-6 is still projected away.
     std::mt19937_64 rng(11);
-    check_inertia_family<double, 1>(rng);
-    check_inertia_family<double, 2>(rng);
-    check_inertia_family<double, 3>(rng);
-    check_inertia_family<double, 6>(rng);
-    check_inertia_family<double, 9>(rng);
-    check_inertia_family<double, 12>(rng);
-    check_inertia_family<float, 9>(rng);
-    check_inertia_family<long double, 9>(rng);
-
-    // project_to_psd returns positive definite input bit for bit, and still
-    // projects away a single negative eigenvalue of relative size 1e-6.
     using Mat9 = Eigen::Matrix<double, 9, 9>;
     for (int trial = 0; trial < 20; ++trial) {
         const Mat9 Q = ipc::test::random_orthogonal<double>(9, rng);
