@@ -20,6 +20,7 @@
 #include <ipc/mesh/collision_mesh.hpp>
 #include <ipc/potentials/barrier_potential.hpp>
 
+#include <Eigen/SparseCore>
 #include <fmt/core.h>
 
 #include <algorithm>
@@ -174,6 +175,44 @@ int main(int argc, char** argv)
         const double hessian_psd_kept_ms = best_ms("barrier Hessian (PSD, output kept)", repeats, [&] {
             barrier.hessian(collisions, mesh, t0.vertices, ipc::PSDProjection::clamp, kept_hessian);
         });
+        // Its upper triangle only, as a symmetric factorization reads it.
+        ipc::AssemblyLayout upper;
+        upper.triangle = ipc::SparseTriangle::upper;
+        Eigen::SparseMatrix<double> kept_upper;
+        const double hessian_kept_upper_ms = best_ms("barrier Hessian (upper, output kept)", repeats, [&] {
+            barrier.hessian(collisions, mesh, t0.vertices, ipc::PSDProjection::none, kept_upper, upper);
+        });
+        const double hessian_psd_kept_upper_ms = best_ms("barrier Hessian (PSD, upper, output kept)", repeats, [&] {
+            barrier.hessian(collisions, mesh, t0.vertices, ipc::PSDProjection::clamp, kept_upper, upper);
+        });
+        // The collision mesh as part of a simulation mesh of twice as many
+        // vertices (vertex v is vertex 2 v there): the map folded into the
+        // scatter, against the Hessian moved there afterwards by the product
+        // with the selection matrix S (S H S^T).
+        const ipc::Index nv = mesh.num_vertices();
+        std::vector<ipc::Index> full_vertex(static_cast<std::size_t>(nv));
+        Eigen::SparseMatrix<double> selection(3 * 2 * nv, 3 * nv);
+        {
+            std::vector<Eigen::Triplet<double>> ones;
+            for (ipc::Index v = 0; v < nv; ++v) {
+                full_vertex[std::size_t(v)] = 2 * v;
+                for (int c = 0; c < 3; ++c) {
+                    ones.emplace_back(int(3 * 2 * v + c), int(3 * v + c), 1.0);
+                }
+            }
+            selection.setFromTriplets(ones.begin(), ones.end());
+        }
+        ipc::Collisions mapped_collisions = collisions; // its own kept assembly
+        ipc::AssemblyLayout mapped;
+        mapped.vertices = ipc::VertexMap(full_vertex, 2 * nv);
+        Eigen::SparseMatrix<double> kept_mapped, kept_selected;
+        const double hessian_kept_mapped_ms = best_ms("barrier Hessian (vertex map, output kept)", repeats, [&] {
+            barrier.hessian(mapped_collisions, mesh, t0.vertices, ipc::PSDProjection::none, kept_mapped, mapped);
+        });
+        const double hessian_kept_selection_ms = best_ms("barrier Hessian (then S H S^T)", repeats, [&] {
+            barrier.hessian(collisions, mesh, t0.vertices, ipc::PSDProjection::none, kept_hessian);
+            kept_selected = selection * kept_hessian * selection.transpose();
+        });
 
         double step = 0;
         const double step_ms = best_ms("step size", repeats, [&] { step = ipc::collision_free_step_size(mesh, t0.vertices, t1.vertices); });
@@ -244,6 +283,10 @@ int main(int argc, char** argv)
         fmt::print("| barrier Hessian, PSD projected, new set | {:.1f} | |\n", hessian_psd_ms);
         fmt::print("| barrier Hessian, same set, into a kept matrix | {:.1f} | |\n", hessian_kept_ms);
         fmt::print("| barrier Hessian, PSD projected, same set, into a kept matrix | {:.1f} | |\n", hessian_psd_kept_ms);
+        fmt::print("| the same, upper triangle only (none / PSD projected) | {:.1f} / {:.1f} | {} nonzeros |\n",
+                   hessian_kept_upper_ms, hessian_psd_kept_upper_ms, kept_upper.nonZeros());
+        fmt::print("| barrier Hessian into a mesh of 2n vertices: vertex map / S H S^T after | {:.1f} / {:.1f} | |\n",
+                   hessian_kept_mapped_ms, hessian_kept_selection_ms);
         fmt::print("| step size t0 -> t1 (ACCD) | {:.1f} | alpha = {:.6g} |\n", step_ms, step);
         fmt::print("| candidates, kept, collision filter ({} groups, pieces 0-1 never collide) | {:.1f} | {} |\n", num_groups,
                    filtered_candidates_ms, filtered_candidates.size());
@@ -267,9 +310,12 @@ int main(int argc, char** argv)
                 "{{\"threads\": {}, \"vertices\": {}, \"candidates_ms\": {:.3f}, \"active_set_ms\": {:.3f}, "
                 "\"active_pairs\": {}, \"barrier_gradient_ms\": {:.3f}, \"barrier_hessian_ms\": {:.3f}, "
                 "\"barrier_hessian_psd_ms\": {:.3f}, \"step_size_ms\": {:.3f}, \"step_size\": {:.17g}, \"candidates_kept_ms\": {:.3f}, "
-                "\"barrier_hessian_kept_ms\": {:.3f}, \"barrier_hessian_psd_kept_ms\": {:.3f}}}\n",
+                "\"barrier_hessian_kept_ms\": {:.3f}, \"barrier_hessian_psd_kept_ms\": {:.3f}, "
+                "\"barrier_hessian_kept_upper_ms\": {:.3f}, \"barrier_hessian_psd_kept_upper_ms\": {:.3f}, "
+                "\"barrier_hessian_kept_mapped_ms\": {:.3f}, \"barrier_hessian_kept_selection_ms\": {:.3f}}}\n",
                 threads, mesh.num_vertices(), candidates_ms, active_ms, collisions.size(), gradient_ms, hessian_ms,
-                hessian_psd_ms, step_ms, step, candidates_kept_ms, hessian_kept_ms, hessian_psd_kept_ms);
+                hessian_psd_ms, step_ms, step, candidates_kept_ms, hessian_kept_ms, hessian_psd_kept_ms,
+                hessian_kept_upper_ms, hessian_psd_kept_upper_ms, hessian_kept_mapped_ms, hessian_kept_selection_ms);
         }
     } catch (const std::exception& e) {
         fmt::print(stderr, "collisions_benchmark: {}\n", e.what());

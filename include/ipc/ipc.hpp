@@ -100,6 +100,7 @@
 #include <ipc/collisions/persistent_constraints.hpp>
 
 // Potentials over whole meshes
+#include <ipc/potentials/assembly_layout.hpp>
 #include <ipc/potentials/barrier_potential.hpp>
 #include <ipc/potentials/friction_potential.hpp>
 #include <ipc/potentials/normal_adhesion_potential.hpp>

@@ -10,6 +10,7 @@
 #include <catch2/catch.hpp>
 #include <reference_eigen.hpp>
 #include <finite_differences.hpp>
+#include <vertex_map_reference.hpp>
 
 #include <Eigen/Dense>
 
@@ -347,4 +348,82 @@ TEST_CASE("Barrier Hessian written into a kept matrix equals the returned one an
     barrier.hessian(collisions, scene.mesh, scene.V, ipc::PSDProjection::clamp, kept);
     CHECK(kept.valuePtr() == values);
     CHECK(same(kept, barrier.hessian(collisions, scene.mesh, scene.V, ipc::PSDProjection::clamp)));
+}
+
+TEST_CASE("Barrier gradient and Hessian land in the rows of a larger mesh through a vertex map",
+          "[potentials][barrier][layout]")
+{
+    const ipc::BarrierPotential<> barrier(0.05, 10.0);
+    int checked = 0;
+    for (const auto& scene : ipc::test::mixed_scenes()) {
+        ipc::Collisions collisions;
+        collisions.build(scene.mesh, scene.V, 0.05);
+        if (collisions.empty()) {
+            continue;
+        }
+        ++checked;
+        const ipc::Index n = scene.mesh.num_vertices();
+        const Eigen::VectorXd g = barrier.gradient(collisions, scene.mesh, scene.V);
+        const Eigen::SparseMatrix<double> H = barrier.hessian(collisions, scene.mesh, scene.V, ipc::PSDProjection::clamp);
+        for (const bool monotone : { true, false }) {
+            CAPTURE(checked, monotone);
+            ipc::AssemblyLayout layout;
+            layout.vertices = ipc::test::spread_vertex_map(n, 7, monotone, unsigned(checked));
+            const Eigen::VectorXd g_expected = ipc::test::mapped_gradient(g, layout.vertices, 3);
+            const Eigen::MatrixXd H_expected = ipc::test::mapped_hessian(H, layout.vertices, 3);
+            const Eigen::VectorXd g_mapped = barrier.gradient(collisions, scene.mesh, scene.V, layout);
+            Eigen::SparseMatrix<double> H_mapped;
+            barrier.hessian(collisions, scene.mesh, scene.V, ipc::PSDProjection::clamp, H_mapped, layout);
+            REQUIRE(g_mapped.size() == 3 * (n + 7));
+            REQUIRE(H_mapped.rows() == 3 * (n + 7));
+            if (monotone) {
+                // The same stencils in the same order: the same bits.
+                CHECK((g_mapped.array() == g_expected.array()).all());
+                CHECK((Eigen::MatrixXd(H_mapped).array() == H_expected.array()).all());
+            } else {
+                // Another scatter order: the same sums up to rounding.
+                CHECK((g_mapped - g_expected).cwiseAbs().maxCoeff() <= 1e-13 * g.cwiseAbs().maxCoeff());
+                CHECK((Eigen::MatrixXd(H_mapped) - H_expected).cwiseAbs().maxCoeff()
+                      <= 1e-13 * H.coeffs().cwiseAbs().maxCoeff());
+            }
+            // Upper triangle and map at once: the mapped matrix's upper part.
+            layout.triangle = ipc::SparseTriangle::upper;
+            const Eigen::SparseMatrix<double> U = barrier.hessian(collisions, scene.mesh, scene.V,
+                                                                  ipc::PSDProjection::clamp, layout);
+            const Eigen::SparseMatrix<double> U_expected = H_mapped.triangularView<Eigen::Upper>();
+            REQUIRE(U.nonZeros() == U_expected.nonZeros());
+            CHECK(std::equal(U.innerIndexPtr(), U.innerIndexPtr() + U.nonZeros(), U_expected.innerIndexPtr()));
+            CHECK(std::equal(U.valuePtr(), U.valuePtr() + U.nonZeros(), U_expected.valuePtr()));
+            // The energy does not depend on the layout.
+            CHECK(barrier(collisions, scene.mesh, scene.V) == barrier(collisions, scene.mesh, scene.V));
+        }
+    }
+    CHECK(checked >= 3);
+}
+
+TEST_CASE("Vertex maps are validated", "[potentials][barrier][layout][validation]")
+{
+    CHECK_THROWS_AS(ipc::VertexMap({ 0, 5 }, 5), ipc::invalid_argument);
+    CHECK_THROWS_AS(ipc::VertexMap({ -1 }, 5), ipc::invalid_argument);
+    CHECK_THROWS_AS(ipc::VertexMap({}, -1), ipc::invalid_argument);
+    const auto scene = ipc::test::mixed_scenes().front();
+    ipc::Collisions collisions;
+    collisions.build(scene.mesh, scene.V, 0.05);
+    const ipc::BarrierPotential<> barrier(0.05);
+    ipc::AssemblyLayout layout;
+    layout.vertices = ipc::test::spread_vertex_map(scene.mesh.num_vertices() - 1, 3, true, 1); // one vertex short
+    CHECK_THROWS_AS(barrier.gradient(collisions, scene.mesh, scene.V, layout), ipc::invalid_argument);
+    CHECK_THROWS_AS(barrier.hessian(collisions, scene.mesh, scene.V, ipc::PSDProjection::none, layout),
+                    ipc::invalid_argument);
+    // A penetration is still named by the collision mesh's vertices.
+    const auto& c = collisions.face_vertex.front();
+    Eigen::MatrixXd flat = scene.V;
+    flat.row(c.vertices[0]) = scene.V.row(c.vertices[1]);
+    layout.vertices = ipc::test::spread_vertex_map(scene.mesh.num_vertices(), 3, false, 2);
+    try {
+        barrier.hessian(collisions, scene.mesh, flat, ipc::PSDProjection::none, layout);
+        FAIL("no penetration reported");
+    } catch (const ipc::penetration& error) {
+        CHECK_THAT(error.what(), Catch::Contains("(vertices " + std::to_string(c.vertices[0]) + ", "));
+    }
 }

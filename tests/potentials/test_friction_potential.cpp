@@ -13,6 +13,7 @@
 #include <catch2/catch.hpp>
 #include <reference_eigen.hpp>
 #include <finite_differences.hpp>
+#include <vertex_map_reference.hpp>
 
 #include <Eigen/Dense>
 
@@ -168,4 +169,34 @@ TEST_CASE("Friction potential rejects bad input", "[potentials][friction][valida
     bad(2, 0) = std::numeric_limits<double>::infinity();
     CHECK_THROWS_AS(potential(f.contacts, f.scene.mesh, bad), ipc::invalid_argument);
     CHECK_THROWS_AS(potential.hessian(f.contacts, f.scene.mesh, f.U.topRows(3)), ipc::invalid_argument);
+}
+
+TEST_CASE("Friction gradient and Hessian land in the rows of a larger mesh through a vertex map",
+          "[potentials][friction][layout]")
+{
+    const ipc::FrictionPotential<> potential(1e-3);
+    int checked = 0;
+    for (const FrictionScene& f : friction_scenes(0.01)) {
+        if (f.contacts.empty()) {
+            continue;
+        }
+        ++checked;
+        const ipc::Index n = f.scene.mesh.num_vertices();
+        const Eigen::VectorXd g = potential.gradient(f.contacts, f.scene.mesh, f.U);
+        const Eigen::SparseMatrix<double> H = potential.hessian(f.contacts, f.scene.mesh, f.U);
+        ipc::AssemblyLayout layout;
+        layout.vertices = ipc::test::spread_vertex_map(n, 4, false, unsigned(checked));
+        const Eigen::VectorXd g_mapped = potential.gradient(f.contacts, f.scene.mesh, f.U, layout);
+        CHECK((g_mapped - ipc::test::mapped_gradient(g, layout.vertices, 3)).cwiseAbs().maxCoeff()
+              <= 1e-13 * g.cwiseAbs().maxCoeff());
+        layout.triangle = ipc::SparseTriangle::upper;
+        const Eigen::SparseMatrix<double> U = potential.hessian(f.contacts, f.scene.mesh, f.U, ipc::PSDProjection::none, layout);
+        const Eigen::MatrixXd H_expected = ipc::test::mapped_hessian(H, layout.vertices, 3);
+        CHECK((Eigen::MatrixXd(U) - Eigen::MatrixXd(H_expected.triangularView<Eigen::Upper>())).cwiseAbs().maxCoeff()
+              <= 1e-13 * H.coeffs().cwiseAbs().maxCoeff());
+        CHECK(Eigen::MatrixXd(U).triangularView<Eigen::StrictlyLower>().toDenseMatrix().isZero(0.0));
+        layout.vertices = ipc::test::spread_vertex_map(n + 1, 4, false, 0);
+        CHECK_THROWS_AS(potential.gradient(f.contacts, f.scene.mesh, f.U, layout), ipc::invalid_argument);
+    }
+    CHECK(checked > 0);
 }

@@ -240,3 +240,55 @@ TEST_CASE("A Collisions set keeps its stencils' assembly only while the stencils
     copy.stencil_assembly_cache().clear();
     CHECK(watch.use_count() == 1); // only `fourth` still holds it
 }
+
+TEST_CASE("The upper-triangle Hessian holds the full Hessian's upper entries bit for bit",
+          "[potentials][assembly][threads]")
+{
+    struct Case {
+        unsigned seed;
+        ipc::Index vertices, stencils;
+        int hubs, dim;
+    };
+    const Case cases[] = { { 11, 40, 50, 0, 3 }, { 12, 600, 3333, 2, 3 }, { 13, 500, 2717, 1, 2 } };
+    for (const Case& c : cases) {
+        CAPTURE(c.seed, c.dim);
+        RandomStencils set = random_stencils(c.seed, c.vertices, c.stencils, c.hubs);
+        // A stencil that names one vertex twice (its blocks meet on the
+        // diagonal), and vertices in no stencil (their columns stay empty).
+        set.stencils.push_back({ { 7, 3, 7, 0 }, 3 });
+        set.num_vertices += 5;
+        const ipc::StencilAssembly assembly(set.num_vertices, ipc::Index(set.stencils.size()),
+                                            [&](ipc::Index k) { return set.stencils[size_t(k)]; }, c.dim);
+        const auto local = [](ipc::Index k, ipc::Matrix<double, 12, 12>& H) {
+            ipc::Vector<double, 12> g;
+            local_terms(k, H, g);
+        };
+        const Eigen::SparseMatrix<double> full = assembly.hessian(local);
+        const Eigen::SparseMatrix<double> expected = full.triangularView<Eigen::Upper>();
+        for (const int threads : { 1, 4 }) {
+#if IPC_HAS_OPENMP
+            const int saved = omp_get_max_threads();
+            omp_set_num_threads(threads);
+#endif
+            // Into a matrix whose values are NaN: every stored entry is written.
+            Eigen::SparseMatrix<double> upper = expected;
+            std::fill(upper.valuePtr(), upper.valuePtr() + upper.nonZeros(), std::numeric_limits<double>::quiet_NaN());
+            assembly.hessian(local, upper, ipc::SparseTriangle::upper);
+#if IPC_HAS_OPENMP
+            omp_set_num_threads(saved);
+#endif
+            CAPTURE(threads);
+            REQUIRE(upper.nonZeros() == expected.nonZeros());
+            REQUIRE(upper.isCompressed());
+            CHECK(std::equal(upper.outerIndexPtr(), upper.outerIndexPtr() + upper.outerSize() + 1,
+                             expected.outerIndexPtr()));
+            CHECK(std::equal(upper.innerIndexPtr(), upper.innerIndexPtr() + upper.nonZeros(), expected.innerIndexPtr()));
+            CHECK(std::equal(upper.valuePtr(), upper.valuePtr() + upper.nonZeros(), expected.valuePtr()));
+        }
+        // Read as a symmetric matrix, it is the full one.
+        const Eigen::VectorXd x = Eigen::VectorXd::LinSpaced(full.cols(), -1.0, 2.0);
+        const Eigen::SparseMatrix<double> upper = assembly.hessian(local, ipc::SparseTriangle::upper);
+        const Eigen::VectorXd y_full = full * x, y_upper = upper.selfadjointView<Eigen::Upper>() * x;
+        CHECK((y_full - y_upper).cwiseAbs().maxCoeff() <= 1e-12 * y_full.cwiseAbs().maxCoeff());
+    }
+}

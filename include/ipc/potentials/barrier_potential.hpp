@@ -262,10 +262,15 @@ public:
                       const Eigen::Ref<const Eigen::MatrixXd>& V) const
     {
         const char* who = "BarrierPotential";
-        const std::shared_ptr<const StencilAssembly> kept = assembly_of(collisions, mesh, V, who, false);
-        const StencilAssembly& assembly = *kept;
+        // The energy needs no assembly (and leaves the set's kept one, which
+        // may be laid out for another mesh, alone).
+        detail::check_collisions_dhat(collisions.dhat(), dhat_, who);
+        mesh.check_positions(V, (std::string(who) + ": positions V").c_str());
+        for (Index k = 0; k < Index(collisions.size()); ++k) {
+            detail::collision_stencil_vertices(collisions, k, mesh.num_vertices(), who);
+        }
         std::vector<unsigned char> inside(collisions.size(), 0);
-        const double energy = assembly.sum([&](Index k) {
+        const double energy = detail::ordered_parallel_sum(Index(collisions.size()), [&](Index k) {
             return visit(collisions, V, k, [&](const auto& c, const auto& x) {
                 bool stencil_inside = false;
                 const double value = stencil_energy(c, x, stencil_inside);
@@ -273,17 +278,20 @@ public:
                 return value;
             });
         });
-        throw_first_penetration(collisions, V, assembly, inside, who);
+        throw_first_penetration(collisions, V, inside, who);
         return energy;
     }
 
-    /// Gradient (dim n entries, x y (z) per vertex) of the barrier energy.
-    /// Validates as operator().
+    /// Gradient (dim n entries, x y (z) per vertex) of the barrier energy;
+    /// with a vertex map in layout, dim layout.vertices.num_full_vertices()
+    /// entries (see assembly_layout.hpp). Validates as operator(), and
+    /// throws ipc::invalid_argument for a map of another vertex count.
     Eigen::VectorXd gradient(const Collisions& collisions, const CollisionMesh& mesh,
-                             const Eigen::Ref<const Eigen::MatrixXd>& V) const
+                             const Eigen::Ref<const Eigen::MatrixXd>& V,
+                             const AssemblyLayout& layout = AssemblyLayout()) const
     {
         const char* who = "BarrierPotential::gradient";
-        const std::shared_ptr<const StencilAssembly> kept = assembly_of(collisions, mesh, V, who, false);
+        const std::shared_ptr<const StencilAssembly> kept = assembly_of(collisions, mesh, V, who, false, layout);
         const StencilAssembly& assembly = *kept;
         std::vector<unsigned char> inside(collisions.size(), 0);
         Eigen::VectorXd g = assembly.gradient([&](Index k, Vector<double, 12>& out) {
@@ -295,30 +303,35 @@ public:
                 return 0.0;
             });
         });
-        throw_first_penetration(collisions, V, assembly, inside, who);
+        throw_first_penetration(collisions, V, inside, who);
         return g;
     }
 
     /// Sparse Hessian (dim n square) of the barrier energy, each stencil's block
-    /// projected to PSD first when projection is not none. Validates as
-    /// operator().
+    /// projected to PSD first when projection is not none. layout selects
+    /// the upper triangle only and the rows of a larger mesh (see
+    /// assembly_layout.hpp). Validates as gradient().
     Eigen::SparseMatrix<double> hessian(const Collisions& collisions, const CollisionMesh& mesh,
                                         const Eigen::Ref<const Eigen::MatrixXd>& V,
-                                        PSDProjection projection = PSDProjection::none) const
+                                        PSDProjection projection = PSDProjection::none,
+                                        const AssemblyLayout& layout = AssemblyLayout()) const
     {
         Eigen::SparseMatrix<double> H;
-        hessian(collisions, mesh, V, projection, H);
+        hessian(collisions, mesh, V, projection, H, layout);
         return H;
     }
 
     /// The same, written into H, whose storage is reused when large enough
     /// (keep one matrix between Newton iterations to avoid allocating it
     /// afresh each time). When it throws ipc::penetration, H holds garbage.
+    /// The set keeps the pattern of the last layout asked for: alternating
+    /// two vertex maps on one set rebuilds it on every call.
     void hessian(const Collisions& collisions, const CollisionMesh& mesh, const Eigen::Ref<const Eigen::MatrixXd>& V,
-                 PSDProjection projection, Eigen::SparseMatrix<double>& H) const
+                 PSDProjection projection, Eigen::SparseMatrix<double>& H,
+                 const AssemblyLayout& layout = AssemblyLayout()) const
     {
         const char* who = "BarrierPotential::hessian";
-        const std::shared_ptr<const StencilAssembly> kept = assembly_of(collisions, mesh, V, who, true);
+        const std::shared_ptr<const StencilAssembly> kept = assembly_of(collisions, mesh, V, who, true, layout);
         const StencilAssembly& assembly = *kept;
         std::vector<unsigned char> inside(collisions.size(), 0);
         assembly.hessian(
@@ -331,8 +344,8 @@ public:
                     return 0.0;
                 });
             },
-            H);
-        throw_first_penetration(collisions, V, assembly, inside, who);
+            H, layout.triangle);
+        throw_first_penetration(collisions, V, inside, who);
     }
 
     // ------------------------------------------------- static obstacles
@@ -470,33 +483,43 @@ private:
     }
 
     /// Validates the input and returns the stencils' assembly (kept by the
-    /// set; with its Hessian pattern when with_pattern). Penetration is
+    /// set; with the Hessian pattern of layout when with_pattern; its
+    /// vertices are those of layout's map). Penetration is
     /// checked by each call in its own pass over the stencils (every stencil
     /// term starts from its squared distance), reported once the pass is
     /// done: throw_first_penetration.
     std::shared_ptr<const StencilAssembly> assembly_of(const Collisions& collisions, const CollisionMesh& mesh,
                                                        const Eigen::Ref<const Eigen::MatrixXd>& V, const char* who,
-                                                       bool with_pattern) const
+                                                       bool with_pattern,
+                                                       const AssemblyLayout& layout = AssemblyLayout()) const
     {
         detail::check_collisions_dhat(collisions.dhat(), dhat_, who);
         mesh.check_positions(V, (std::string(who) + ": positions V").c_str());
         const Index nv = mesh.num_vertices();
-        const auto vertices_of = [&](Index k) { return detail::collision_stencil_vertices(collisions, k, nv, who); };
-        return collisions.stencil_assembly_cache().get(nv, Index(collisions.size()), vertices_of, mesh.dim(),
-                                                       with_pattern);
+        const Index output_vertices = layout.vertices.output_vertices(nv, who);
+        const auto vertices_of = [&](Index k) {
+            detail::StencilVertices s = detail::collision_stencil_vertices(collisions, k, nv, who);
+            for (int a = 0; a < s.size; ++a) {
+                s.vertices[std::size_t(a)] = layout.vertices(s.vertices[std::size_t(a)]);
+            }
+            return s;
+        };
+        return collisions.stencil_assembly_cache().get(output_vertices, Index(collisions.size()), vertices_of,
+                                                       mesh.dim(), with_pattern, layout.triangle);
     }
 
     /// Throws ipc::penetration naming the first stencil flagged inside, if any.
     static void throw_first_penetration(const Collisions& collisions, const Eigen::Ref<const Eigen::MatrixXd>& V,
-                                        const StencilAssembly& assembly, const std::vector<unsigned char>& inside,
-                                        const char* who)
+                                        const std::vector<unsigned char>& inside, const char* who)
     {
         const auto first = std::find(inside.begin(), inside.end(), static_cast<unsigned char>(1));
         if (first == inside.end()) {
             return;
         }
         const Index k = Index(first - inside.begin());
-        const detail::StencilVertices& s = assembly.stencil(k);
+        // The collision mesh's vertices (the assembly's may be mapped);
+        // they were checked when the assembly was built.
+        const detail::StencilVertices s = detail::collision_stencil_vertices(collisions, k, V.rows(), who);
         const double d2 = visit(collisions, V, k, [&](const auto& c, const auto& x) { return c.distance_squared(x); });
         const double xi = visit(collisions, V, k, [&](const auto& c, const auto&) { return c.offset; });
         throw penetration(detail::concat(who, ": contact stencil ", k, " (vertices ", s.vertices[0], ", ",

@@ -66,11 +66,15 @@ public:
     }
 
     /// Gradient (dim n entries) of the friction energy: the negated friction
-    /// forces. Validates as operator().
+    /// forces; with a vertex map in layout, dim
+    /// layout.vertices.num_full_vertices() entries (see assembly_layout.hpp).
+    /// Validates as operator(), and throws ipc::invalid_argument for a map
+    /// of another vertex count.
     Eigen::VectorXd gradient(const FrictionCollisions& contacts, const CollisionMesh& mesh,
-                             const Eigen::Ref<const Eigen::MatrixXd>& U) const
+                             const Eigen::Ref<const Eigen::MatrixXd>& U,
+                             const AssemblyLayout& layout = AssemblyLayout()) const
     {
-        const detail::StencilAssembly assembly = prepare(contacts, mesh, U, "FrictionPotential::gradient");
+        const detail::StencilAssembly assembly = prepare(contacts, mesh, U, "FrictionPotential::gradient", layout);
         return assembly.gradient([&](Index k, Vector<double, 12>& out) {
             visit(contacts, U, k, [&](const auto& contact, const auto& dx) {
                 const auto g = friction_gradient<Mollifier>(contact, dx, eps_);
@@ -88,21 +92,24 @@ public:
     /// coefficients (static_kinetic_friction.hpp) and mollifiers whose f1
     /// decreases (TangentialAdhesionMollifier) give indefinite exact blocks;
     /// pass a projection to get a PSD Hessian there.
+    /// layout selects the upper triangle only and the rows of a larger mesh
+    /// (see assembly_layout.hpp).
     Eigen::SparseMatrix<double> hessian(const FrictionCollisions& contacts, const CollisionMesh& mesh,
                                         const Eigen::Ref<const Eigen::MatrixXd>& U,
-                                        PSDProjection projection = PSDProjection::none) const
+                                        PSDProjection projection = PSDProjection::none,
+                                        const AssemblyLayout& layout = AssemblyLayout()) const
     {
         Eigen::SparseMatrix<double> H;
-        hessian(contacts, mesh, U, projection, H);
+        hessian(contacts, mesh, U, projection, H, layout);
         return H;
     }
 
     /// The same, written into H, whose storage is reused when large enough.
     void hessian(const FrictionCollisions& contacts, const CollisionMesh& mesh,
                  const Eigen::Ref<const Eigen::MatrixXd>& U, PSDProjection projection,
-                 Eigen::SparseMatrix<double>& H) const
+                 Eigen::SparseMatrix<double>& H, const AssemblyLayout& layout = AssemblyLayout()) const
     {
-        const detail::StencilAssembly assembly = prepare(contacts, mesh, U, "FrictionPotential::hessian");
+        const detail::StencilAssembly assembly = prepare(contacts, mesh, U, "FrictionPotential::hessian", layout);
         assembly.hessian(
             [&](Index k, Matrix<double, 12, 12>& out) {
                 visit(contacts, U, k, [&](const auto& contact, const auto& dx) {
@@ -114,7 +121,7 @@ public:
                     return 0.0;
                 });
             },
-            H);
+            H, layout.triangle);
     }
 
     // ------------------------------------------------- static obstacles
@@ -184,21 +191,25 @@ private:
         return f(c.contact, detail::gather_positions(U, c.vertices));
     }
 
+    /// Validates the input and colours the contacts' stencils, whose
+    /// vertices are those of layout's map.
     static detail::StencilAssembly prepare(const FrictionCollisions& contacts, const CollisionMesh& mesh,
-                                           const Eigen::Ref<const Eigen::MatrixXd>& U, const char* who)
+                                           const Eigen::Ref<const Eigen::MatrixXd>& U, const char* who,
+                                           const AssemblyLayout& layout = AssemblyLayout())
     {
         mesh.check_positions(U, (std::string(who) + ": displacements U").c_str());
         const Index nv = mesh.num_vertices();
+        const Index output_vertices = layout.vertices.output_vertices(nv, who);
         const std::size_t nvv = contacts.vertex_vertex.size(), nev = contacts.edge_vertex.size(),
                           nee = contacts.edge_edge.size();
-        return detail::StencilAssembly(nv, Index(contacts.size()), [&](Index k) {
+        return detail::StencilAssembly(output_vertices, Index(contacts.size()), [&](Index k) {
             detail::StencilVertices s;
             const auto copy = [&](const auto& ids) {
                 s.size = int(ids.size());
                 for (std::size_t a = 0; a < ids.size(); ++a) {
                     require(ids[a] >= 0 && ids[a] < nv, who, ": friction contact ", k, " references vertex ", ids[a],
                             " but the mesh has ", nv, " vertices");
-                    s.vertices[a] = ids[a];
+                    s.vertices[a] = layout.vertices(ids[a]);
                 }
             };
             std::size_t i = std::size_t(k);

@@ -32,12 +32,18 @@
 /// well for its own per-element energies (elasticity, bending, ...): build
 /// one StencilAssembly per fixed element set and reuse it, since colouring
 /// and the sparsity pattern are computed once.
+///
+/// A Hessian can be written whole or as its upper triangle only (row <=
+/// column; SparseTriangle::upper): the upper triangle holds the same values,
+/// added in the same order, as the same entries of the full matrix, so the
+/// two agree bit for bit.
 
 #include <ipc/collisions/detail/parallel_blocks.hpp>
 #include <ipc/config.hpp>
 #include <ipc/core/error.hpp>
 #include <ipc/core/parallel.hpp>
 #include <ipc/core/types.hpp>
+#include <ipc/potentials/assembly_layout.hpp>
 
 #include <Eigen/Core>
 #include <Eigen/SparseCore>
@@ -69,6 +75,23 @@ inline constexpr std::ptrdiff_t min_parallel_stencils = 256;
 /// min_parallel_tiles tiles runs serially.
 inline constexpr Index stencils_per_tile = 128;
 inline constexpr std::ptrdiff_t min_parallel_tiles = 4;
+
+namespace detail {
+    /// Sum of value(k) over k in [0, n), evaluated in parallel and added in
+    /// index order (the same result for any thread count).
+    template <typename ValueFn> double ordered_parallel_sum(Index n, const ValueFn& value)
+    {
+        std::vector<double> values(static_cast<std::size_t>(n));
+        guarded_parallel_for(0, std::ptrdiff_t(n), [&](std::ptrdiff_t k) {
+            values[std::size_t(k)] = value(Index(k));
+        }, min_parallel_stencils);
+        double total = 0;
+        for (const double v : values) {
+            total += v;
+        }
+        return total;
+    }
+} // namespace detail
 
 /// Writes a stencil's fixed-size local gradient (n entries) at the head of
 /// the 12-vector that StencilAssembly::gradient's callback fills, with the
@@ -118,10 +141,11 @@ public:
     /// An empty assembly (no vertices, no stencils).
     StencilAssembly() = default;
 
-    /// Computes the sparsity pattern of hessian() now rather than on its
-    /// first call. hessian() builds it lazily, which is not safe when the
-    /// first calls come from several threads at once: call this first there.
-    void build_sparsity_pattern() const { build_pattern(); }
+    /// Computes the sparsity pattern of hessian() (of its upper triangle for
+    /// SparseTriangle::upper) now rather than on its first call. hessian()
+    /// builds it lazily, which is not safe when the first calls come from
+    /// several threads at once: call this first there.
+    void build_sparsity_pattern(SparseTriangle triangle = SparseTriangle::full) const { build_pattern(triangle); }
 
     /// Number of vertices of the mesh.
     Index num_vertices() const { return num_vertices_; }
@@ -155,15 +179,7 @@ public:
     /// value(k) is evaluated in parallel.
     template <typename ValueFn> double sum(const ValueFn& value) const
     {
-        std::vector<double> values(stencils_.size());
-        detail::guarded_parallel_for(0, std::ptrdiff_t(values.size()), [&](std::ptrdiff_t k) {
-            values[size_t(k)] = value(Index(k));
-        }, min_parallel_stencils);
-        double total = 0;
-        for (const double v : values) {
-            total += v;
-        }
-        return total;
+        return detail::ordered_parallel_sum(num_stencils(), value);
     }
 
     /// Dense gradient (dim() num_vertices entries). local(k, g) must write
@@ -197,12 +213,15 @@ public:
     /// 12 x 12 H (3 rows and columns per vertex in 2D as well; a 2D assembly
     /// keeps the x-y rows and columns).
     /// Entries whose stencils all give zero blocks are stored as zeros (the
-    /// pattern depends only on the stencils).
+    /// pattern depends only on the stencils). With SparseTriangle::upper,
+    /// only the entries with row <= column are stored (local(k, H) still
+    /// writes the whole local Hessian).
     template <typename LocalHessianFn>
-    Eigen::SparseMatrix<double> hessian(const LocalHessianFn& local) const
+    Eigen::SparseMatrix<double> hessian(const LocalHessianFn& local,
+                                        SparseTriangle triangle = SparseTriangle::full) const
     {
         Eigen::SparseMatrix<double> H;
-        hessian(local, H);
+        hessian(local, H, triangle);
         return H;
     }
 
@@ -211,51 +230,102 @@ public:
     /// that keeps one matrix between Newton iterations does not have fresh
     /// pages faulted in for every Hessian.
     template <typename LocalHessianFn>
-    void hessian(const LocalHessianFn& local, Eigen::SparseMatrix<double>& H) const
+    void hessian(const LocalHessianFn& local, Eigen::SparseMatrix<double>& H,
+                 SparseTriangle triangle = SparseTriangle::full) const
     {
-        build_pattern();
+        const HessianPattern& pattern = build_pattern(triangle);
         const int d = dim_;
         const Index n = d * num_vertices_;
         H.resize(n, n); // keeps the storage's capacity (and compresses)
-        H.resizeNonZeros(Index(pattern_inner_.size()));
-        std::copy(pattern_outer_.begin(), pattern_outer_.end(), H.outerIndexPtr());
-        std::copy(pattern_inner_.begin(), pattern_inner_.end(), H.innerIndexPtr());
-        if (d == 3) {
-            scatter_hessian_values<3>(local, H.valuePtr());
+        H.resizeNonZeros(Index(pattern.inner.size()));
+        std::copy(pattern.outer.begin(), pattern.outer.end(), H.outerIndexPtr());
+        std::copy(pattern.inner.begin(), pattern.inner.end(), H.innerIndexPtr());
+        if (triangle == SparseTriangle::upper) {
+            if (d == 3) {
+                scatter_hessian_values<3, true>(local, pattern, H.valuePtr());
+            } else {
+                scatter_hessian_values<2, true>(local, pattern, H.valuePtr());
+            }
+        } else if (d == 3) {
+            scatter_hessian_values<3, false>(local, pattern, H.valuePtr());
         } else {
-            scatter_hessian_values<2>(local, H.valuePtr());
+            scatter_hessian_values<2, false>(local, pattern, H.valuePtr());
         }
     }
 
 private:
+    /// Where the blocks of one stencil go in the value array: block (a, b)
+    /// (row vertex a, column vertex b) starts at offset[4 b + a]. In a full
+    /// pattern, its column d vb + c starts c column_length[b] entries
+    /// further. In an upper pattern, column_length[b] counts the entries of
+    /// vertex vb's column above its diagonal block, column d vb + c holds
+    /// column_length[b] + c + 1 entries, so it starts c column_length[b] +
+    /// c (c + 1) / 2 entries further; blocks below the diagonal block are
+    /// skipped and the diagonal block keeps its upper triangle.
+    struct ScatterBlocks {
+        std::array<StorageIndex, 16> offset;
+        std::array<StorageIndex, 4> column_length;
+        std::uint16_t first_writes; // bit 4 b + a: this stencil writes block (a, b) first
+        std::uint16_t below;        // bit 4 b + a: va > vb (upper pattern: skipped)
+        std::uint16_t diagonal;     // bit 4 b + a: va == vb (upper pattern: its upper triangle only)
+        std::uint16_t size;
+    };
+
+    /// The CSC pattern of a full or upper Hessian and its stencils' scatter
+    /// records (in scatter order).
+    struct HessianPattern {
+        bool built = false;
+        std::vector<StorageIndex> outer, inner;
+        std::vector<ScatterBlocks> scatter_blocks;
+    };
+
     /// The scatter of hessian(): adds every stencil's local Hessian into the
-    /// values of the pattern, with D (= dim_) fixed at compile time so that
-    /// the block loops unroll. No pass zeroes the values first: the first
-    /// stencil to reach a block in the scatter order assigns it and the
-    /// later ones add to it.
-    template <int D, typename LocalHessianFn>
-    void scatter_hessian_values(const LocalHessianFn& local, double* values) const
+    /// values of the pattern, with D (= dim_) and the triangle fixed at
+    /// compile time so that the block loops unroll. No pass zeroes the
+    /// values first: the first stencil to reach a block in the scatter order
+    /// assigns it and the later ones add to it.
+    template <int D, bool Upper, typename LocalHessianFn>
+    void scatter_hessian_values(const LocalHessianFn& local, const HessianPattern& pattern, double* values) const
     {
         for_each_stencil_conflict_free([&](Index k, Index j) {
                 Matrix<double, 12, 12> local_hessian;
                 local(k, local_hessian);
-                const ScatterBlocks& blocks = scatter_blocks_[size_t(j)];
+                const ScatterBlocks& blocks = pattern.scatter_blocks[size_t(j)];
                 // Column block b (vertex vb) receives row blocks a (vertex va).
                 for (int b = 0; b < blocks.size; ++b) {
                     const Index column_length = blocks.column_length[size_t(b)];
                     for (int a = 0; a < blocks.size; ++a) {
+                        const unsigned bit = 1u << (4 * b + a);
+                        if (Upper && (blocks.below & bit)) {
+                            continue;
+                        }
                         double* block = values + blocks.offset[size_t(4 * b + a)];
                         const double* source = local_hessian.data() + 12 * 3 * b + 3 * a;
-                        if (blocks.first_writes & (1u << (4 * b + a))) {
+                        const bool first = blocks.first_writes & bit;
+                        if (Upper && (blocks.diagonal & bit)) {
                             for (int cb = 0; cb < D; ++cb) {
+                                double* column = block + cb * column_length + cb * (cb + 1) / 2;
+                                for (int ca = 0; ca <= cb; ++ca) {
+                                    column[ca] = first ? source[12 * cb + ca] : column[ca] + source[12 * cb + ca];
+                                }
+                            }
+                            continue;
+                        }
+                        // Column cb of the block starts cb column_length
+                        // entries further (cb (cb + 1) / 2 more in an upper
+                        // pattern, whose columns grow by one entry each).
+                        if (first) {
+                            for (int cb = 0; cb < D; ++cb) {
+                                double* column = block + cb * column_length + (Upper ? cb * (cb + 1) / 2 : 0);
                                 for (int ca = 0; ca < D; ++ca) {
-                                    block[cb * column_length + ca] = source[12 * cb + ca];
+                                    column[ca] = source[12 * cb + ca];
                                 }
                             }
                         } else {
                             for (int cb = 0; cb < D; ++cb) {
+                                double* column = block + cb * column_length + (Upper ? cb * (cb + 1) / 2 : 0);
                                 for (int ca = 0; ca < D; ++ca) {
-                                    block[cb * column_length + ca] += source[12 * cb + ca];
+                                    column[ca] += source[12 * cb + ca];
                                 }
                             }
                         }
@@ -373,11 +443,14 @@ private:
         }
     }
 
-    /// Vertex adjacency through stencils and the scalar CSC pattern.
-    void build_pattern() const
+    /// Vertex adjacency through stencils and the scalar CSC pattern of the
+    /// full Hessian or its upper triangle, built on the first call for each.
+    const HessianPattern& build_pattern(SparseTriangle triangle) const
     {
-        if (pattern_built_) {
-            return;
+        const bool upper = triangle == SparseTriangle::upper;
+        HessianPattern& pattern = patterns_[upper ? 1 : 0];
+        if (pattern.built) {
+            return pattern;
         }
         const size_t n = size_t(num_vertices_);
         // Incidence: vertex -> stencils.
@@ -433,65 +506,92 @@ private:
             std::copy(blocks[size_t(b)].neighbours.begin(), blocks[size_t(b)].neighbours.end(),
                       neighbours.begin() + neighbour_start[first_vertex]);
         });
-        // Scalar pattern: column d v + c holds rows d u + r for u in
-        // neighbours(v), r = 0..d-1, in increasing order (d = dim_).
+        // Scalar pattern (d = dim_). Full: column d v + c holds rows d u + r
+        // for u in neighbours(v), r = 0..d-1, in increasing order. Upper: the
+        // same for the neighbours u < v (the first `above` of them), then
+        // rows d v + r for r <= c (a vertex in some stencil is its own
+        // neighbour; one in none has an empty column).
         const size_t d = size_t(dim_);
-        pattern_outer_.assign(d * n + 1, 0);
-        for (size_t v = 0; v < n; ++v) {
-            const Index degree = neighbour_start[v + 1] - neighbour_start[v];
-            for (size_t c = 0; c < d; ++c) {
-                pattern_outer_[d * v + c + 1] = pattern_outer_[d * v + c] + StorageIndex(Index(d) * degree);
-            }
+        std::vector<Index> above(upper ? n : 0);
+        for (size_t v = 0; v < above.size(); ++v) {
+            const Index* first = neighbours.data() + neighbour_start[v];
+            const Index* end = neighbours.data() + neighbour_start[v + 1];
+            above[v] = Index(std::lower_bound(first, end, Index(v)) - first);
         }
+        const auto column_entries = [&](size_t v, size_t c) {
+            const Index degree = neighbour_start[v + 1] - neighbour_start[v];
+            return upper ? Index(d) * above[v] + (degree > 0 ? Index(c) + 1 : 0) : Index(d) * degree;
+        };
         require(neighbours.size() * d * d < size_t(std::numeric_limits<StorageIndex>::max()),
                 "Hessian has too many nonzeros for the sparse matrix index type");
-        pattern_inner_.resize(size_t(pattern_outer_[d * n]));
-        detail::guarded_parallel_for(0, std::ptrdiff_t(n), [&](std::ptrdiff_t v) {
+        pattern.outer.assign(d * n + 1, 0);
+        for (size_t v = 0; v < n; ++v) {
             for (size_t c = 0; c < d; ++c) {
-                StorageIndex* out = pattern_inner_.data() + pattern_outer_[d * size_t(v) + c];
-                for (Index i = neighbour_start[size_t(v)]; i < neighbour_start[size_t(v) + 1]; ++i) {
+                pattern.outer[d * v + c + 1] = pattern.outer[d * v + c] + StorageIndex(column_entries(v, c));
+            }
+        }
+        pattern.inner.resize(size_t(pattern.outer[d * n]));
+        detail::guarded_parallel_for(0, std::ptrdiff_t(n), [&](std::ptrdiff_t v) {
+            const Index last = upper ? neighbour_start[size_t(v)] + above[size_t(v)] : neighbour_start[size_t(v) + 1];
+            for (size_t c = 0; c < d; ++c) {
+                StorageIndex* out = pattern.inner.data() + pattern.outer[d * size_t(v) + c];
+                for (Index i = neighbour_start[size_t(v)]; i < last; ++i) {
                     for (size_t r = 0; r < d; ++r) {
                         *out++ = StorageIndex(Index(d) * neighbours[size_t(i)] + Index(r));
                     }
+                }
+                const bool own_neighbour = neighbour_start[size_t(v) + 1] > neighbour_start[size_t(v)];
+                for (size_t r = 0; upper && own_neighbour && r <= c; ++r) {
+                    *out++ = StorageIndex(Index(d) * Index(v) + Index(r));
                 }
             }
         }, 1024);
         // Where each stencil's blocks start, in scatter order, so that the
         // scatter reads one record per stencil and searches nothing.
-        scatter_blocks_.resize(stencils_.size());
+        pattern.scatter_blocks.resize(stencils_.size());
         detail::guarded_parallel_for(0, std::ptrdiff_t(stencils_.size()), [&](std::ptrdiff_t j) {
             const StencilVertices& s = stencils_[size_t(order_[size_t(j)])];
-            ScatterBlocks& blocks = scatter_blocks_[size_t(j)];
+            ScatterBlocks& blocks = pattern.scatter_blocks[size_t(j)];
             blocks.size = std::uint16_t(s.size);
+            blocks.below = 0;
+            blocks.diagonal = 0;
             for (int b = 0; b < s.size; ++b) {
                 const Index vb = s.vertices[size_t(b)];
                 const Index* first = neighbours.data() + neighbour_start[size_t(vb)];
                 const Index* end = neighbours.data() + neighbour_start[size_t(vb) + 1];
-                blocks.column_length[size_t(b)] = pattern_outer_[d * size_t(vb) + 1] - pattern_outer_[d * size_t(vb)];
+                blocks.column_length[size_t(b)] = StorageIndex(upper ? Index(d) * above[size_t(vb)] : column_entries(size_t(vb), 0));
                 for (int a = 0; a < s.size; ++a) {
-                    const Index slot = Index(std::lower_bound(first, end, s.vertices[size_t(a)]) - first);
-                    blocks.offset[size_t(4 * b + a)] = StorageIndex(pattern_outer_[d * size_t(vb)] + Index(d) * slot);
+                    const Index va = s.vertices[size_t(a)];
+                    const Index slot = Index(std::lower_bound(first, end, va) - first);
+                    blocks.offset[size_t(4 * b + a)] = StorageIndex(pattern.outer[d * size_t(vb)] + Index(d) * slot);
+                    blocks.below |= std::uint16_t(va > vb ? 1u << (4 * b + a) : 0u);
+                    blocks.diagonal |= std::uint16_t(va == vb ? 1u << (4 * b + a) : 0u);
                 }
             }
         }, min_parallel_stencils);
         // The first write of every block, in the scatter's own order (the
         // tiles of one colour touch disjoint blocks, so the flags are the
         // same for any thread count). Every block of the pattern has one.
-        std::vector<unsigned char> written(pattern_inner_.size(), 0);
+        std::vector<unsigned char> written(pattern.inner.size(), 0);
         for_each_stencil_conflict_free([&](Index, Index j) {
-            ScatterBlocks& blocks = scatter_blocks_[size_t(j)];
+            ScatterBlocks& blocks = pattern.scatter_blocks[size_t(j)];
             blocks.first_writes = 0;
             for (int b = 0; b < blocks.size; ++b) {
                 for (int a = 0; a < blocks.size; ++a) {
+                    const unsigned bit = 1u << (4 * b + a);
+                    if (upper && (blocks.below & bit)) {
+                        continue;
+                    }
                     unsigned char& seen = written[size_t(blocks.offset[size_t(4 * b + a)])];
                     if (!seen) {
                         seen = 1;
-                        blocks.first_writes |= std::uint16_t(1u << (4 * b + a));
+                        blocks.first_writes |= std::uint16_t(bit);
                     }
                 }
             }
         });
-        pattern_built_ = true;
+        pattern.built = true;
+        return pattern;
     }
 
     Index num_vertices_ = 0;
@@ -501,19 +601,7 @@ private:
     std::vector<std::ptrdiff_t> colour_start_; // tiles of colour c: by_colour_[start[c], start[c+1])
     std::vector<Index> by_colour_;
 
-    mutable bool pattern_built_ = false;
-    mutable std::vector<StorageIndex> pattern_outer_, pattern_inner_;
-
-    /// Where the blocks of one stencil go in the value array: block (a, b)
-    /// (row vertex a, column vertex b) starts at offset[4 b + a], and its
-    /// column d vb + c at c column_length[b] entries further.
-    struct ScatterBlocks {
-        std::array<StorageIndex, 16> offset;
-        std::array<StorageIndex, 4> column_length;
-        std::uint16_t first_writes; // bit 4 b + a: this stencil writes block (a, b) first
-        std::uint16_t size;
-    };
-    mutable std::vector<ScatterBlocks> scatter_blocks_; // in scatter order (order_)
+    mutable std::array<HessianPattern, 2> patterns_; // full, upper; built on first use
 };
 
 /// A StencilAssembly kept between calls for a stencil set that changes
@@ -540,12 +628,13 @@ public:
     }
 
     /// The assembly of these stencils (the StencilAssembly constructor's
-    /// arguments), with its Hessian sparsity pattern built when
-    /// with_pattern. stencil(k) may throw (a bad index): nothing is kept
-    /// then.
+    /// arguments), with the sparsity pattern of its Hessian (or of its upper
+    /// triangle) built when with_pattern. stencil(k) may throw (a bad
+    /// index): nothing is kept then.
     template <typename StencilFn>
     std::shared_ptr<const StencilAssembly> get(Index num_vertices, Index num_stencils, const StencilFn& stencil,
-                                               int dim, bool with_pattern) const
+                                               int dim, bool with_pattern,
+                                               SparseTriangle triangle = SparseTriangle::full) const
     {
         const std::lock_guard<std::mutex> lock(mutex_);
         if (!kept_ || !kept_->same_stencils(num_vertices, num_stencils, stencil, dim)) {
@@ -553,7 +642,7 @@ public:
             kept_ = std::make_shared<const StencilAssembly>(num_vertices, num_stencils, stencil, dim);
         }
         if (with_pattern) {
-            kept_->build_sparsity_pattern(); // once; under the lock
+            kept_->build_sparsity_pattern(triangle); // once; under the lock
         }
         return kept_;
     }
