@@ -23,8 +23,11 @@
 
 namespace ipc::examples {
 
-/// Solves Newton systems H p = -g with a symmetric H (see the file comment).
-class NewtonLinearSolver {
+/// Solves Newton systems H p = -g with a symmetric H (see the file comment)
+/// that stores its lower triangle or more (UpLo = Eigen::Lower, the default)
+/// or its upper triangle or more (Eigen::Upper); the other triangle is not
+/// read.
+template <int UpLo = Eigen::Lower> class NewtonLinearSolver {
 public:
     NewtonLinearSolver()
     {
@@ -44,7 +47,8 @@ public:
     /// definite to round-off), the diagonal is shifted by 1e-8, 1e-6, ...
     /// times its largest entry and H is factorised again; after four
     /// failures the step is the diagonally scaled gradient -g / |diag H|.
-    /// H is compressed in place and keeps any shift.
+    /// H is compressed in place and keeps any shift; its diagonal must be
+    /// stored.
     Eigen::VectorXd solve(Eigen::SparseMatrix<double>& H, const Eigen::VectorXd& g)
     {
         [[maybe_unused]] const SerialFactorization serial {};
@@ -112,9 +116,9 @@ private:
     };
 
 #if defined(IPC_EXAMPLES_HAS_CHOLMOD)
-    Eigen::CholmodSupernodalLLT<Eigen::SparseMatrix<double>> solver_;
+    Eigen::CholmodSupernodalLLT<Eigen::SparseMatrix<double>, UpLo> solver_;
 #else
-    Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> solver_;
+    Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>, UpLo> solver_;
 #endif
     int factorizations_ = 0;
     Index analysed_rows_ = -1; ///< pattern of the last symbolic analysis

@@ -517,7 +517,7 @@ private:
     BarrierStiffnessBounds<double> kappa_bounds_ {};
     double kappa_ = 1;
     FrictionCollisions friction_;
-    NewtonLinearSolver linear_solver_; ///< counts the factorisations of the current step
+    NewtonLinearSolver<> linear_solver_; ///< counts the factorisations of the current step
     double alpha_sum_ = 0;
 };
 

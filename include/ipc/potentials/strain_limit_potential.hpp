@@ -127,18 +127,21 @@ public:
 
     /// Sparse Hessian (3n x 3n, N/m) at positions V; with projection other
     /// than none each triangle's block is projected to PSD in F-space on its
-    /// analytic eigensystem.
+    /// analytic eigensystem. With SparseTriangle::upper, only its upper
+    /// triangle is stored (that pattern is built on the first such call,
+    /// which must not run on several threads at once).
     Eigen::SparseMatrix<double> hessian(const Eigen::Ref<const Eigen::MatrixXd>& V,
-                                        PSDProjection projection = PSDProjection::none) const
+                                        PSDProjection projection = PSDProjection::none,
+                                        SparseTriangle triangle = SparseTriangle::full) const
     {
         Eigen::SparseMatrix<double> H;
-        hessian(V, projection, H);
+        hessian(V, projection, H, triangle);
         return H;
     }
 
     /// The same, written into H, whose storage is reused when large enough.
     void hessian(const Eigen::Ref<const Eigen::MatrixXd>& V, PSDProjection projection,
-                 Eigen::SparseMatrix<double>& H) const
+                 Eigen::SparseMatrix<double>& H, SparseTriangle triangle = SparseTriangle::full) const
     {
         check(V, "StrainLimitPotential::hessian");
         assembly().hessian(
@@ -147,7 +150,7 @@ public:
                 out.topLeftCorner<9, 9>() = isotropic_strain_limit_hessian(
                     x[0], x[1], x[2], rest_shapes_[std::size_t(t)], parameters_[std::size_t(t)], projection);
             },
-            H);
+            H, triangle);
     }
 
 private:
