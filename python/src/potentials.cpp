@@ -4,12 +4,27 @@
 
 #include <ipc/barrier/clamped_log_barrier.hpp>
 #include <ipc/core/psd_projection.hpp>
+#include <ipc/potentials/assembly_layout.hpp>
 #include <ipc/potentials/barrier_potential.hpp>
 #include <ipc/potentials/friction_potential.hpp>
 #include <ipc/potentials/strain_limit_potential.hpp>
 #include <ipc/strain_limit/strain_limit_feasibility.hpp>
 
 namespace ipc_python {
+
+namespace {
+    /// The layout of a gradient or Hessian call: the optional vertex map
+    /// (None: the collision mesh's own rows) and the stored triangle.
+    ipc::AssemblyLayout layout_of(const ipc::VertexMap* vertex_map, ipc::SparseTriangle triangle)
+    {
+        ipc::AssemblyLayout layout;
+        if (vertex_map != nullptr) {
+            layout.vertices = *vertex_map;
+        }
+        layout.triangle = triangle;
+        return layout;
+    }
+} // namespace
 
 void bind_potentials(py::module_& m)
 {
@@ -19,6 +34,29 @@ void bind_potentials(py::module_& m)
         .value("CLAMP", ipc::PSDProjection::clamp, "set negative eigenvalues to zero")
         .value("ABS", ipc::PSDProjection::abs, "flip the sign of negative eigenvalues");
 
+    py::enum_<ipc::SparseTriangle>(m, "SparseTriangle", "Which entries of a symmetric sparse matrix are stored.")
+        .value("FULL", ipc::SparseTriangle::full, "every entry")
+        .value("UPPER", ipc::SparseTriangle::upper, "row <= column only")
+        .value("LOWER", ipc::SparseTriangle::lower, "row >= column only");
+
+    py::class_<ipc::VertexMap>(m, "VertexMap",
+                               "The collision mesh's vertices as vertices of a larger simulation mesh: collision vertex "
+                               "v is vertex full_vertex[v] of a mesh of num_full_vertices vertices. Passed as "
+                               "vertex_map to the potentials' gradient and hessian, it puts their entries in the "
+                               "rows of the larger mesh directly.")
+        .def(py::init([](const py::object& full_vertex, ipc::Index num_full_vertices) {
+                 return ipc::VertexMap(index_vector(full_vertex, "VertexMap", "full_vertex"), num_full_vertices);
+             }),
+             py::arg("full_vertex"), py::arg("num_full_vertices"),
+             "full_vertex: (n,) integers in [0, num_full_vertices). Raises ValueError naming the first entry out "
+             "of range.")
+        .def_property_readonly("num_vertices", &ipc::VertexMap::num_vertices, "collision vertices covered")
+        .def_property_readonly("num_full_vertices", &ipc::VertexMap::num_full_vertices,
+                               "vertices of the larger mesh");
+
+    const char* const layout_note = " With vertex_map (a VertexMap over the mesh's vertices), the rows are those of "
+                                    "the larger mesh (dim num_full_vertices of them). With triangle UPPER or LOWER, "
+                                    "only that triangle is stored, as sparse Cholesky reads it.";
     const char* const sparse_note = " Returned as a scipy.sparse.csr_matrix of shape (dim n, dim n) (x, y (, z) per "
                                     "vertex; (3n, 3n) in 3D, (2n, 2n) in 2D) "
                                     "when SciPy imports, else as a (rows, cols, values) tuple of NumPy arrays.";
@@ -48,33 +86,38 @@ void bind_potentials(py::module_& m)
             "stencil is at or inside its offset. Releases the GIL.")
         .def(
             "gradient",
-            [](const Barrier& b, const ipc::Collisions& c, const CollisionMesh& mesh, const py::object& V) {
+            [](const Barrier& b, const ipc::Collisions& c, const CollisionMesh& mesh, const py::object& V,
+               const ipc::VertexMap* vertex_map) {
                 const FloatMatrix v = float_matrix(V, "BarrierPotential.gradient", "V");
+                const ipc::AssemblyLayout layout = layout_of(vertex_map, ipc::SparseTriangle::full);
                 Eigen::VectorXd g;
                 {
                     py::gil_scoped_release release;
-                    g = b.gradient(c, mesh, v.map);
+                    g = b.gradient(c, mesh, v.map, layout);
                 }
                 return to_numpy(std::move(g));
             },
-            py::arg("collisions"), py::arg("mesh"), py::arg("V"),
-            "Gradient (dim n,) of the barrier energy, x y (z) per vertex. Validates as __call__.")
+            py::arg("collisions"), py::arg("mesh"), py::arg("V"), py::arg("vertex_map") = py::none(),
+            "Gradient (dim n,) of the barrier energy, x y (z) per vertex; with vertex_map (a VertexMap), in the "
+            "rows of the larger mesh. Validates as __call__.")
         .def(
             "hessian",
             [](const Barrier& b, const ipc::Collisions& c, const CollisionMesh& mesh, const py::object& V,
-               ipc::PSDProjection projection) {
+               ipc::PSDProjection projection, const ipc::VertexMap* vertex_map, ipc::SparseTriangle triangle) {
                 const FloatMatrix v = float_matrix(V, "BarrierPotential.hessian", "V");
+                const ipc::AssemblyLayout layout = layout_of(vertex_map, triangle);
                 Eigen::SparseMatrix<double> H;
                 {
                     py::gil_scoped_release release;
-                    b.hessian(c, mesh, v.map, projection, H);
+                    b.hessian(c, mesh, v.map, projection, H, layout);
                 }
                 return sparse_to_python(H);
             },
             py::arg("collisions"), py::arg("mesh"), py::arg("V"), py::arg("projection") = ipc::PSDProjection::none,
+            py::arg("vertex_map") = py::none(), py::arg("triangle") = ipc::SparseTriangle::full,
             (std::string("Hessian of the barrier energy, each stencil's block projected to PSD first unless "
                          "projection is NONE. Validates as __call__.") +
-             sparse_note)
+             sparse_note + layout_note)
                 .c_str());
 
     // --------------------------------------------------------------- friction
@@ -99,31 +142,37 @@ void bind_potentials(py::module_& m)
             "displacements, wrong sizes or out-of-range contacts. Releases the GIL.")
         .def(
             "gradient",
-            [](const Friction& f, const ipc::FrictionCollisions& c, const CollisionMesh& mesh, const py::object& U) {
+            [](const Friction& f, const ipc::FrictionCollisions& c, const CollisionMesh& mesh, const py::object& U,
+               const ipc::VertexMap* vertex_map) {
                 const FloatMatrix u = float_matrix(U, "FrictionPotential.gradient", "U");
+                const ipc::AssemblyLayout layout = layout_of(vertex_map, ipc::SparseTriangle::full);
                 Eigen::VectorXd g;
                 {
                     py::gil_scoped_release release;
-                    g = f.gradient(c, mesh, u.map);
+                    g = f.gradient(c, mesh, u.map, layout);
                 }
                 return to_numpy(std::move(g));
             },
-            py::arg("contacts"), py::arg("mesh"), py::arg("U"),
-            "Gradient (dim n,) of the friction energy (the negated friction forces).")
+            py::arg("contacts"), py::arg("mesh"), py::arg("U"), py::arg("vertex_map") = py::none(),
+            "Gradient (dim n,) of the friction energy (the negated friction forces); with vertex_map (a "
+            "VertexMap), in the rows of the larger mesh.")
         .def(
             "hessian",
             [](const Friction& f, const ipc::FrictionCollisions& c, const CollisionMesh& mesh, const py::object& U,
-               ipc::PSDProjection projection) {
+               ipc::PSDProjection projection, const ipc::VertexMap* vertex_map, ipc::SparseTriangle triangle) {
                 const FloatMatrix u = float_matrix(U, "FrictionPotential.hessian", "U");
+                const ipc::AssemblyLayout layout = layout_of(vertex_map, triangle);
                 Eigen::SparseMatrix<double> H;
                 {
                     py::gil_scoped_release release;
-                    f.hessian(c, mesh, u.map, projection, H);
+                    f.hessian(c, mesh, u.map, projection, H, layout);
                 }
                 return sparse_to_python(H);
             },
             py::arg("contacts"), py::arg("mesh"), py::arg("U"), py::arg("projection") = ipc::PSDProjection::none,
-            (std::string("Hessian of the friction energy (PSD by construction).") + sparse_note).c_str());
+            py::arg("vertex_map") = py::none(), py::arg("triangle") = ipc::SparseTriangle::full,
+            (std::string("Hessian of the friction energy (PSD by construction).") + sparse_note + layout_note)
+                .c_str());
 
     // ------------------------------------------------------------ strain limit
     using Params = ipc::StrainLimitParameters<double>;

@@ -273,3 +273,41 @@ def test_collision_filter():
             mesh.set_stiffness_scale(0, 1, bad)
     with pytest.raises(ValueError):
         mesh.disable_collisions(0, 2)
+
+
+def test_vertex_map_and_upper_triangle():
+    """The potentials' terms in the rows of a larger mesh (S g, S H S^T with
+    the selection matrix S) and the Hessian's triangles."""
+    gap, dhat, kappa, mu = 1e-3, 2e-3, 10.0, 0.5
+    V, F = two_triangles(gap)
+    mesh = ipc.CollisionMesh(V, None, F)
+    collisions = ipc.Collisions()
+    collisions.build(mesh, V, dhat)
+    contacts = ipc.FrictionCollisions()
+    contacts.build(collisions, mesh, V, dhat, kappa, mu)
+    full_vertex, n_full = np.array([7, 0, 3, 5, 1, 8]), 9
+    vertex_map = ipc.VertexMap(full_vertex, n_full)
+    assert vertex_map.num_vertices == 6 and vertex_map.num_full_vertices == 9
+    S = np.zeros((3 * n_full, 3 * len(V)))
+    for v, f in enumerate(full_vertex):
+        S[3 * f:3 * f + 3, 3 * v:3 * v + 3] = np.eye(3)
+    U = np.zeros_like(V)
+    U[3:, 0] = 3e-5
+    B, D = ipc.BarrierPotential(dhat, kappa), ipc.FrictionPotential(1e-4)
+    for gradient, hessian in [(lambda **k: B.gradient(collisions, mesh, V, **k),
+                               lambda **k: B.hessian(collisions, mesh, V, **k)),
+                              (lambda **k: D.gradient(contacts, mesh, U, **k),
+                               lambda **k: D.hessian(contacts, mesh, U, **k))]:
+        g, H = gradient(), hessian().toarray()
+        assert np.abs(H).max() > 0
+        np.testing.assert_allclose(gradient(vertex_map=vertex_map), S @ g, rtol=0, atol=1e-13 * np.abs(g).max())
+        mapped = hessian(vertex_map=vertex_map).toarray()
+        np.testing.assert_allclose(mapped, S @ H @ S.T, rtol=0, atol=1e-13 * np.abs(H).max())
+        np.testing.assert_array_equal(hessian(triangle=ipc.SparseTriangle.UPPER).toarray(), np.triu(H))
+        np.testing.assert_array_equal(hessian(triangle=ipc.SparseTriangle.LOWER).toarray(), np.tril(H))
+        np.testing.assert_array_equal(hessian(vertex_map=vertex_map, triangle=ipc.SparseTriangle.LOWER).toarray(),
+                                      np.tril(mapped))
+    with pytest.raises(ValueError, match="maps to vertex 9"):
+        ipc.VertexMap([0, 9], 9)
+    with pytest.raises(ValueError, match="covers 2 vertices"):
+        B.gradient(collisions, mesh, V, vertex_map=ipc.VertexMap([0, 1], 3))

@@ -386,14 +386,18 @@ TEST_CASE("Barrier gradient and Hessian land in the rows of a larger mesh throug
                 CHECK((Eigen::MatrixXd(H_mapped) - H_expected).cwiseAbs().maxCoeff()
                       <= 1e-13 * H.coeffs().cwiseAbs().maxCoeff());
             }
-            // Upper triangle and map at once: the mapped matrix's upper part.
-            layout.triangle = ipc::SparseTriangle::upper;
-            const Eigen::SparseMatrix<double> U = barrier.hessian(collisions, scene.mesh, scene.V,
-                                                                  ipc::PSDProjection::clamp, layout);
-            const Eigen::SparseMatrix<double> U_expected = H_mapped.triangularView<Eigen::Upper>();
-            REQUIRE(U.nonZeros() == U_expected.nonZeros());
-            CHECK(std::equal(U.innerIndexPtr(), U.innerIndexPtr() + U.nonZeros(), U_expected.innerIndexPtr()));
-            CHECK(std::equal(U.valuePtr(), U.valuePtr() + U.nonZeros(), U_expected.valuePtr()));
+            // A triangle and the map at once: that part of the mapped matrix.
+            for (const ipc::SparseTriangle triangle : { ipc::SparseTriangle::upper, ipc::SparseTriangle::lower }) {
+                layout.triangle = triangle;
+                const Eigen::SparseMatrix<double> T = barrier.hessian(collisions, scene.mesh, scene.V,
+                                                                      ipc::PSDProjection::clamp, layout);
+                const Eigen::SparseMatrix<double> T_expected = triangle == ipc::SparseTriangle::upper
+                    ? Eigen::SparseMatrix<double>(H_mapped.triangularView<Eigen::Upper>())
+                    : Eigen::SparseMatrix<double>(H_mapped.triangularView<Eigen::Lower>());
+                REQUIRE(T.nonZeros() == T_expected.nonZeros());
+                CHECK(std::equal(T.innerIndexPtr(), T.innerIndexPtr() + T.nonZeros(), T_expected.innerIndexPtr()));
+                CHECK(std::equal(T.valuePtr(), T.valuePtr() + T.nonZeros(), T_expected.valuePtr()));
+            }
             // The energy does not depend on the layout.
             CHECK(barrier(collisions, scene.mesh, scene.V) == barrier(collisions, scene.mesh, scene.V));
         }

@@ -189,12 +189,12 @@ TEST_CASE("Friction gradient and Hessian land in the rows of a larger mesh throu
         const Eigen::VectorXd g_mapped = potential.gradient(f.contacts, f.scene.mesh, f.U, layout);
         CHECK((g_mapped - ipc::test::mapped_gradient(g, layout.vertices, 3)).cwiseAbs().maxCoeff()
               <= 1e-13 * g.cwiseAbs().maxCoeff());
-        layout.triangle = ipc::SparseTriangle::upper;
-        const Eigen::SparseMatrix<double> U = potential.hessian(f.contacts, f.scene.mesh, f.U, ipc::PSDProjection::none, layout);
+        layout.triangle = ipc::SparseTriangle::lower;
+        const Eigen::SparseMatrix<double> L = potential.hessian(f.contacts, f.scene.mesh, f.U, ipc::PSDProjection::none, layout);
         const Eigen::MatrixXd H_expected = ipc::test::mapped_hessian(H, layout.vertices, 3);
-        CHECK((Eigen::MatrixXd(U) - Eigen::MatrixXd(H_expected.triangularView<Eigen::Upper>())).cwiseAbs().maxCoeff()
+        CHECK((Eigen::MatrixXd(L) - Eigen::MatrixXd(H_expected.triangularView<Eigen::Lower>())).cwiseAbs().maxCoeff()
               <= 1e-13 * H.coeffs().cwiseAbs().maxCoeff());
-        CHECK(Eigen::MatrixXd(U).triangularView<Eigen::StrictlyLower>().toDenseMatrix().isZero(0.0));
+        CHECK(Eigen::MatrixXd(L).triangularView<Eigen::StrictlyUpper>().toDenseMatrix().isZero(0.0));
         layout.vertices = ipc::test::spread_vertex_map(n + 1, 4, false, 0);
         CHECK_THROWS_AS(potential.gradient(f.contacts, f.scene.mesh, f.U, layout), ipc::invalid_argument);
     }

@@ -241,7 +241,7 @@ TEST_CASE("A Collisions set keeps its stencils' assembly only while the stencils
     CHECK(watch.use_count() == 1); // only `fourth` still holds it
 }
 
-TEST_CASE("The upper-triangle Hessian holds the full Hessian's upper entries bit for bit",
+TEST_CASE("A triangular Hessian holds the full Hessian's entries of that triangle bit for bit",
           "[potentials][assembly][threads]")
 {
     struct Case {
@@ -264,8 +264,11 @@ TEST_CASE("The upper-triangle Hessian holds the full Hessian's upper entries bit
             local_terms(k, H, g);
         };
         const Eigen::SparseMatrix<double> full = assembly.hessian(local);
-        const Eigen::SparseMatrix<double> expected = full.triangularView<Eigen::Upper>();
+        for (const ipc::SparseTriangle triangle : { ipc::SparseTriangle::upper, ipc::SparseTriangle::lower })
         for (const int threads : { 1, 4 }) {
+            const bool is_upper = triangle == ipc::SparseTriangle::upper;
+            const Eigen::SparseMatrix<double> expected = is_upper ? Eigen::SparseMatrix<double>(full.triangularView<Eigen::Upper>())
+                                                                  : Eigen::SparseMatrix<double>(full.triangularView<Eigen::Lower>());
 #if IPC_HAS_OPENMP
             const int saved = omp_get_max_threads();
             omp_set_num_threads(threads);
@@ -273,11 +276,11 @@ TEST_CASE("The upper-triangle Hessian holds the full Hessian's upper entries bit
             // Into a matrix whose values are NaN: every stored entry is written.
             Eigen::SparseMatrix<double> upper = expected;
             std::fill(upper.valuePtr(), upper.valuePtr() + upper.nonZeros(), std::numeric_limits<double>::quiet_NaN());
-            assembly.hessian(local, upper, ipc::SparseTriangle::upper);
+            assembly.hessian(local, upper, triangle);
 #if IPC_HAS_OPENMP
             omp_set_num_threads(saved);
 #endif
-            CAPTURE(threads);
+            CAPTURE(threads, is_upper);
             REQUIRE(upper.nonZeros() == expected.nonZeros());
             REQUIRE(upper.isCompressed());
             CHECK(std::equal(upper.outerIndexPtr(), upper.outerIndexPtr() + upper.outerSize() + 1,
@@ -288,7 +291,10 @@ TEST_CASE("The upper-triangle Hessian holds the full Hessian's upper entries bit
         // Read as a symmetric matrix, it is the full one.
         const Eigen::VectorXd x = Eigen::VectorXd::LinSpaced(full.cols(), -1.0, 2.0);
         const Eigen::SparseMatrix<double> upper = assembly.hessian(local, ipc::SparseTriangle::upper);
-        const Eigen::VectorXd y_full = full * x, y_upper = upper.selfadjointView<Eigen::Upper>() * x;
+        const Eigen::SparseMatrix<double> lower = assembly.hessian(local, ipc::SparseTriangle::lower);
+        const Eigen::VectorXd y_full = full * x, y_upper = upper.selfadjointView<Eigen::Upper>() * x,
+                              y_lower = lower.selfadjointView<Eigen::Lower>() * x;
         CHECK((y_full - y_upper).cwiseAbs().maxCoeff() <= 1e-12 * y_full.cwiseAbs().maxCoeff());
+        CHECK((y_full - y_lower).cwiseAbs().maxCoeff() <= 1e-12 * y_full.cwiseAbs().maxCoeff());
     }
 }

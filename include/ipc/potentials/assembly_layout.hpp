@@ -1,16 +1,20 @@
 #pragma once
 /// @file
 /// Where a mesh-level potential writes its gradient and sparse Hessian: the
-/// whole symmetric matrix or its upper triangle only, and the rows of the
+/// whole symmetric matrix or one triangle only, and the rows of the
 /// collision mesh's vertices or those of a larger simulation mesh.
 ///
 /// A simulator whose collision mesh is part of a larger mesh (the surface of
 /// a tetrahedral body, the vertices of a shell without its interior nodes)
 /// passes a VertexMap: the contact terms then land in place in the full
 /// system, with no product by a selection matrix afterwards. A solver that
-/// factors the system with a symmetric method (sparse Cholesky, CHOLMOD with
-/// stype = 1, Eigen's selfadjointView<Eigen::Upper>()) asks for the upper
-/// triangle: half the values to store and about half the scatter.
+/// factors the system with a symmetric method asks for one triangle: half
+/// the values to store and about half the scatter. Eigen's sparse Cholesky
+/// solvers read the lower one by default, and so does CHOLMOD through them
+/// (stype = -1; its symbolic analysis transposes an upper one first, which
+/// took twice as long on a cloth system); the upper triangle in column-major
+/// order is the lower one in row-major order, the input of solvers that
+/// take compressed rows.
 
 #include <ipc/core/error.hpp>
 #include <ipc/core/types.hpp>
@@ -25,6 +29,7 @@ namespace ipc {
 enum class SparseTriangle {
     full,  ///< every entry of the pattern
     upper, ///< only entries with row <= column (the diagonal included)
+    lower, ///< only entries with row >= column (the diagonal included)
 };
 
 /// The vertices of a collision mesh as vertices of a larger mesh: collision

@@ -309,7 +309,7 @@ public:
 
     /// Sparse Hessian (dim n square) of the barrier energy, each stencil's block
     /// projected to PSD first when projection is not none. layout selects
-    /// the upper triangle only and the rows of a larger mesh (see
+    /// one triangle only and the rows of a larger mesh (see
     /// assembly_layout.hpp). Validates as gradient().
     Eigen::SparseMatrix<double> hessian(const Collisions& collisions, const CollisionMesh& mesh,
                                         const Eigen::Ref<const Eigen::MatrixXd>& V,

@@ -92,7 +92,7 @@ public:
     /// coefficients (static_kinetic_friction.hpp) and mollifiers whose f1
     /// decreases (TangentialAdhesionMollifier) give indefinite exact blocks;
     /// pass a projection to get a PSD Hessian there.
-    /// layout selects the upper triangle only and the rows of a larger mesh
+    /// layout selects one triangle only and the rows of a larger mesh
     /// (see assembly_layout.hpp).
     Eigen::SparseMatrix<double> hessian(const FrictionCollisions& contacts, const CollisionMesh& mesh,
                                         const Eigen::Ref<const Eigen::MatrixXd>& U,

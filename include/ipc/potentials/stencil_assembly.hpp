@@ -33,10 +33,10 @@
 /// one StencilAssembly per fixed element set and reuse it, since colouring
 /// and the sparsity pattern are computed once.
 ///
-/// A Hessian can be written whole or as its upper triangle only (row <=
-/// column; SparseTriangle::upper): the upper triangle holds the same values,
-/// added in the same order, as the same entries of the full matrix, so the
-/// two agree bit for bit.
+/// A Hessian can be written whole or as one triangle only
+/// (SparseTriangle::lower or upper, the diagonal included): a triangle holds
+/// the same values, added in the same order, as the same entries of the full
+/// matrix, so the two agree bit for bit.
 
 #include <ipc/collisions/detail/parallel_blocks.hpp>
 #include <ipc/config.hpp>
@@ -141,8 +141,8 @@ public:
     /// An empty assembly (no vertices, no stencils).
     StencilAssembly() = default;
 
-    /// Computes the sparsity pattern of hessian() (of its upper triangle for
-    /// SparseTriangle::upper) now rather than on its first call. hessian()
+    /// Computes the sparsity pattern of hessian() (of one triangle for
+    /// SparseTriangle::lower or upper) now rather than on its first call. hessian()
     /// builds it lazily, which is not safe when the first calls come from
     /// several threads at once: call this first there.
     void build_sparsity_pattern(SparseTriangle triangle = SparseTriangle::full) const { build_pattern(triangle); }
@@ -213,9 +213,9 @@ public:
     /// 12 x 12 H (3 rows and columns per vertex in 2D as well; a 2D assembly
     /// keeps the x-y rows and columns).
     /// Entries whose stencils all give zero blocks are stored as zeros (the
-    /// pattern depends only on the stencils). With SparseTriangle::upper,
-    /// only the entries with row <= column are stored (local(k, H) still
-    /// writes the whole local Hessian).
+    /// pattern depends only on the stencils). With SparseTriangle::lower
+    /// (upper), only the entries with row >= column (row <= column) are
+    /// stored; local(k, H) still writes the whole local Hessian.
     template <typename LocalHessianFn>
     Eigen::SparseMatrix<double> hessian(const LocalHessianFn& local,
                                         SparseTriangle triangle = SparseTriangle::full) const
@@ -240,39 +240,65 @@ public:
         H.resizeNonZeros(Index(pattern.inner.size()));
         std::copy(pattern.outer.begin(), pattern.outer.end(), H.outerIndexPtr());
         std::copy(pattern.inner.begin(), pattern.inner.end(), H.innerIndexPtr());
-        if (triangle == SparseTriangle::upper) {
-            if (d == 3) {
-                scatter_hessian_values<3, true>(local, pattern, H.valuePtr());
-            } else {
-                scatter_hessian_values<2, true>(local, pattern, H.valuePtr());
-            }
-        } else if (d == 3) {
-            scatter_hessian_values<3, false>(local, pattern, H.valuePtr());
-        } else {
-            scatter_hessian_values<2, false>(local, pattern, H.valuePtr());
+        using T = SparseTriangle;
+        double* values = H.valuePtr();
+        switch (triangle) {
+        case T::lower: d == 3 ? scatter_hessian_values<3, T::lower>(local, pattern, values)
+                              : scatter_hessian_values<2, T::lower>(local, pattern, values); break;
+        case T::upper: d == 3 ? scatter_hessian_values<3, T::upper>(local, pattern, values)
+                              : scatter_hessian_values<2, T::upper>(local, pattern, values); break;
+        default: d == 3 ? scatter_hessian_values<3, T::full>(local, pattern, values)
+                        : scatter_hessian_values<2, T::full>(local, pattern, values);
         }
     }
 
 private:
-    /// Where the blocks of one stencil go in the value array: block (a, b)
-    /// (row vertex a, column vertex b) starts at offset[4 b + a]. In a full
-    /// pattern, its column d vb + c starts c column_length[b] entries
-    /// further. In an upper pattern, column_length[b] counts the entries of
-    /// vertex vb's column above its diagonal block, column d vb + c holds
-    /// column_length[b] + c + 1 entries, so it starts c column_length[b] +
-    /// c (c + 1) / 2 entries further; blocks below the diagonal block are
-    /// skipped and the diagonal block keeps its upper triangle.
+    /// Where the blocks of one stencil go in the value array: entry (r, c)
+    /// of block (a, b) (row vertex a, column vertex b) is at offset[4 b + a]
+    /// + column_shift(c, column_length[b]) + r, where column_length[b]
+    /// counts the entries of vertex vb's columns outside its diagonal block
+    /// (all of them in a full pattern; those above it in an upper pattern,
+    /// whose column d vb + c then holds c + 1 more; those below it in a
+    /// lower pattern, whose column d vb + c holds d - c more, and the offset
+    /// is shifted back by the rows the columns drop). A triangle skips the
+    /// blocks across the diagonal and keeps its side of the diagonal block.
     struct ScatterBlocks {
         std::array<StorageIndex, 16> offset;
         std::array<StorageIndex, 4> column_length;
         std::uint16_t first_writes; // bit 4 b + a: this stencil writes block (a, b) first
-        std::uint16_t below;        // bit 4 b + a: va > vb (upper pattern: skipped)
-        std::uint16_t diagonal;     // bit 4 b + a: va == vb (upper pattern: its upper triangle only)
+        std::uint16_t below;        // bit 4 b + a: va > vb (skipped by an upper pattern)
+        std::uint16_t diagonal;     // bit 4 b + a: va == vb
         std::uint16_t size;
     };
 
-    /// The CSC pattern of a full or upper Hessian and its stencils' scatter
-    /// records (in scatter order).
+    /// Where column c of a block starts relative to column 0 (see
+    /// ScatterBlocks), for D rows per vertex.
+    template <int D, SparseTriangle T> static constexpr Index column_shift(int c, Index column_length)
+    {
+        if constexpr (T == SparseTriangle::upper) {
+            return c * column_length + c * (c + 1) / 2;
+        } else if constexpr (T == SparseTriangle::lower) {
+            return c * (column_length + D - 1) - c * (c - 1) / 2;
+        } else {
+            return c * column_length;
+        }
+    }
+
+    /// Whether a triangle stores block bit of a stencil (a full pattern
+    /// stores every block).
+    template <SparseTriangle T> static bool stores_block(const ScatterBlocks& blocks, unsigned bit)
+    {
+        if constexpr (T == SparseTriangle::upper) {
+            return !(blocks.below & bit);
+        } else if constexpr (T == SparseTriangle::lower) {
+            return (blocks.below | blocks.diagonal) & bit;
+        } else {
+            return true;
+        }
+    }
+
+    /// The CSC pattern of a full or triangular Hessian and its stencils'
+    /// scatter records (in scatter order).
     struct HessianPattern {
         bool built = false;
         std::vector<StorageIndex> outer, inner;
@@ -284,9 +310,10 @@ private:
     /// compile time so that the block loops unroll. No pass zeroes the
     /// values first: the first stencil to reach a block in the scatter order
     /// assigns it and the later ones add to it.
-    template <int D, bool Upper, typename LocalHessianFn>
+    template <int D, SparseTriangle T, typename LocalHessianFn>
     void scatter_hessian_values(const LocalHessianFn& local, const HessianPattern& pattern, double* values) const
     {
+        constexpr bool triangle = T != SparseTriangle::full;
         for_each_stencil_conflict_free([&](Index k, Index j) {
                 Matrix<double, 12, 12> local_hessian;
                 local(k, local_hessian);
@@ -296,34 +323,34 @@ private:
                     const Index column_length = blocks.column_length[size_t(b)];
                     for (int a = 0; a < blocks.size; ++a) {
                         const unsigned bit = 1u << (4 * b + a);
-                        if (Upper && (blocks.below & bit)) {
+                        if (!stores_block<T>(blocks, bit)) {
                             continue;
                         }
                         double* block = values + blocks.offset[size_t(4 * b + a)];
                         const double* source = local_hessian.data() + 12 * 3 * b + 3 * a;
                         const bool first = blocks.first_writes & bit;
-                        if (Upper && (blocks.diagonal & bit)) {
+                        if (triangle && (blocks.diagonal & bit)) {
+                            // Rows 0..cb (upper) or cb..D-1 (lower) of column cb.
                             for (int cb = 0; cb < D; ++cb) {
-                                double* column = block + cb * column_length + cb * (cb + 1) / 2;
-                                for (int ca = 0; ca <= cb; ++ca) {
+                                double* column = block + column_shift<D, T>(cb, column_length);
+                                const int begin = T == SparseTriangle::lower ? cb : 0;
+                                const int end = T == SparseTriangle::lower ? D : cb + 1;
+                                for (int ca = begin; ca < end; ++ca) {
                                     column[ca] = first ? source[12 * cb + ca] : column[ca] + source[12 * cb + ca];
                                 }
                             }
                             continue;
                         }
-                        // Column cb of the block starts cb column_length
-                        // entries further (cb (cb + 1) / 2 more in an upper
-                        // pattern, whose columns grow by one entry each).
                         if (first) {
                             for (int cb = 0; cb < D; ++cb) {
-                                double* column = block + cb * column_length + (Upper ? cb * (cb + 1) / 2 : 0);
+                                double* column = block + column_shift<D, T>(cb, column_length);
                                 for (int ca = 0; ca < D; ++ca) {
                                     column[ca] = source[12 * cb + ca];
                                 }
                             }
                         } else {
                             for (int cb = 0; cb < D; ++cb) {
-                                double* column = block + cb * column_length + (Upper ? cb * (cb + 1) / 2 : 0);
+                                double* column = block + column_shift<D, T>(cb, column_length);
                                 for (int ca = 0; ca < D; ++ca) {
                                     column[ca] += source[12 * cb + ca];
                                 }
@@ -444,11 +471,11 @@ private:
     }
 
     /// Vertex adjacency through stencils and the scalar CSC pattern of the
-    /// full Hessian or its upper triangle, built on the first call for each.
+    /// full Hessian or one triangle, built on the first call for each.
     const HessianPattern& build_pattern(SparseTriangle triangle) const
     {
-        const bool upper = triangle == SparseTriangle::upper;
-        HessianPattern& pattern = patterns_[upper ? 1 : 0];
+        const bool upper = triangle == SparseTriangle::upper, lower = triangle == SparseTriangle::lower;
+        HessianPattern& pattern = patterns_[upper ? 1 : lower ? 2 : 0];
         if (pattern.built) {
             return pattern;
         }
@@ -506,21 +533,27 @@ private:
             std::copy(blocks[size_t(b)].neighbours.begin(), blocks[size_t(b)].neighbours.end(),
                       neighbours.begin() + neighbour_start[first_vertex]);
         });
-        // Scalar pattern (d = dim_). Full: column d v + c holds rows d u + r
-        // for u in neighbours(v), r = 0..d-1, in increasing order. Upper: the
-        // same for the neighbours u < v (the first `above` of them), then
-        // rows d v + r for r <= c (a vertex in some stencil is its own
-        // neighbour; one in none has an empty column).
+        // Scalar pattern (d = dim_), from each vertex's sorted neighbours, of
+        // which the first `above` come before the vertex itself (a vertex in
+        // some stencil is its own neighbour; one in none has empty columns).
+        // Column d v + c holds rows d u + r, r = 0..d-1, in increasing order:
+        // for every neighbour u (full); for u < v, then d v + r for r <= c
+        // (upper); d v + r for r >= c, then u > v (lower).
         const size_t d = size_t(dim_);
-        std::vector<Index> above(upper ? n : 0);
+        std::vector<Index> above(upper || lower ? n : 0);
         for (size_t v = 0; v < above.size(); ++v) {
             const Index* first = neighbours.data() + neighbour_start[v];
             const Index* end = neighbours.data() + neighbour_start[v + 1];
             above[v] = Index(std::lower_bound(first, end, Index(v)) - first);
         }
+        const auto degree = [&](size_t v) { return neighbour_start[v + 1] - neighbour_start[v]; };
+        // Entries of vertex v's columns outside its diagonal block.
+        const auto off_diagonal_entries = [&](size_t v) {
+            return Index(d) * (upper ? above[v] : lower ? std::max<Index>(degree(v) - above[v] - 1, 0) : degree(v));
+        };
         const auto column_entries = [&](size_t v, size_t c) {
-            const Index degree = neighbour_start[v + 1] - neighbour_start[v];
-            return upper ? Index(d) * above[v] + (degree > 0 ? Index(c) + 1 : 0) : Index(d) * degree;
+            const Index own = degree(v) > 0 ? 1 : 0; // the diagonal block's part
+            return off_diagonal_entries(v) + (upper ? own * Index(c + 1) : lower ? own * Index(d - c) : 0);
         };
         require(neighbours.size() * d * d < size_t(std::numeric_limits<StorageIndex>::max()),
                 "Hessian has too many nonzeros for the sparse matrix index type");
@@ -532,16 +565,21 @@ private:
         }
         pattern.inner.resize(size_t(pattern.outer[d * n]));
         detail::guarded_parallel_for(0, std::ptrdiff_t(n), [&](std::ptrdiff_t v) {
-            const Index last = upper ? neighbour_start[size_t(v)] + above[size_t(v)] : neighbour_start[size_t(v) + 1];
+            const Index start = neighbour_start[size_t(v)], stop = neighbour_start[size_t(v) + 1];
+            const bool own = stop > start;
+            const Index first = lower && own ? start + above[size_t(v)] + 1 : start;
+            const Index last = upper ? start + above[size_t(v)] : stop;
             for (size_t c = 0; c < d; ++c) {
                 StorageIndex* out = pattern.inner.data() + pattern.outer[d * size_t(v) + c];
-                for (Index i = neighbour_start[size_t(v)]; i < last; ++i) {
+                for (size_t r = c; lower && own && r < d; ++r) {
+                    *out++ = StorageIndex(Index(d) * Index(v) + Index(r));
+                }
+                for (Index i = first; i < last; ++i) {
                     for (size_t r = 0; r < d; ++r) {
                         *out++ = StorageIndex(Index(d) * neighbours[size_t(i)] + Index(r));
                     }
                 }
-                const bool own_neighbour = neighbour_start[size_t(v) + 1] > neighbour_start[size_t(v)];
-                for (size_t r = 0; upper && own_neighbour && r <= c; ++r) {
+                for (size_t r = 0; upper && own && r <= c; ++r) {
                     *out++ = StorageIndex(Index(d) * Index(v) + Index(r));
                 }
             }
@@ -559,11 +597,13 @@ private:
                 const Index vb = s.vertices[size_t(b)];
                 const Index* first = neighbours.data() + neighbour_start[size_t(vb)];
                 const Index* end = neighbours.data() + neighbour_start[size_t(vb) + 1];
-                blocks.column_length[size_t(b)] = StorageIndex(upper ? Index(d) * above[size_t(vb)] : column_entries(size_t(vb), 0));
+                blocks.column_length[size_t(b)] = StorageIndex(off_diagonal_entries(size_t(vb)));
+                // A lower pattern's columns start at the diagonal block.
+                const Index skipped = lower ? above[size_t(vb)] : 0;
                 for (int a = 0; a < s.size; ++a) {
                     const Index va = s.vertices[size_t(a)];
                     const Index slot = Index(std::lower_bound(first, end, va) - first);
-                    blocks.offset[size_t(4 * b + a)] = StorageIndex(pattern.outer[d * size_t(vb)] + Index(d) * slot);
+                    blocks.offset[size_t(4 * b + a)] = StorageIndex(pattern.outer[d * size_t(vb)] + Index(d) * (slot - skipped));
                     blocks.below |= std::uint16_t(va > vb ? 1u << (4 * b + a) : 0u);
                     blocks.diagonal |= std::uint16_t(va == vb ? 1u << (4 * b + a) : 0u);
                 }
@@ -579,7 +619,8 @@ private:
             for (int b = 0; b < blocks.size; ++b) {
                 for (int a = 0; a < blocks.size; ++a) {
                     const unsigned bit = 1u << (4 * b + a);
-                    if (upper && (blocks.below & bit)) {
+                    if ((upper && !stores_block<SparseTriangle::upper>(blocks, bit))
+                        || (lower && !stores_block<SparseTriangle::lower>(blocks, bit))) {
                         continue;
                     }
                     unsigned char& seen = written[size_t(blocks.offset[size_t(4 * b + a)])];
@@ -601,7 +642,7 @@ private:
     std::vector<std::ptrdiff_t> colour_start_; // tiles of colour c: by_colour_[start[c], start[c+1])
     std::vector<Index> by_colour_;
 
-    mutable std::array<HessianPattern, 2> patterns_; // full, upper; built on first use
+    mutable std::array<HessianPattern, 3> patterns_; // full, upper, lower; built on first use
 };
 
 /// A StencilAssembly kept between calls for a stencil set that changes

@@ -127,8 +127,8 @@ public:
 
     /// Sparse Hessian (3n x 3n, N/m) at positions V; with projection other
     /// than none each triangle's block is projected to PSD in F-space on its
-    /// analytic eigensystem. With SparseTriangle::upper, only its upper
-    /// triangle is stored (that pattern is built on the first such call,
+    /// analytic eigensystem. With SparseTriangle::lower or upper, only that
+    /// triangle is stored (its pattern is built on the first such call,
     /// which must not run on several threads at once).
     Eigen::SparseMatrix<double> hessian(const Eigen::Ref<const Eigen::MatrixXd>& V,
                                         PSDProjection projection = PSDProjection::none,
