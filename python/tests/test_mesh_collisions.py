@@ -173,14 +173,20 @@ def test_step_size_intersections_and_minimum_distance():
         ipc.has_intersections(mesh, np.full_like(V, np.nan))
 
 
-def test_friction():
-    gap, dhat, kappa, mu = 1e-3, 2e-3, 10.0, 0.5
+def two_triangle_contacts(gap, dhat, kappa, mu):
+    """two_triangles(gap) with its contact set and lagged friction contacts."""
     V, F = two_triangles(gap)
     mesh = ipc.CollisionMesh(V, None, F)
     collisions = ipc.Collisions()
     collisions.build(mesh, V, dhat)
     contacts = ipc.FrictionCollisions()
     contacts.build(collisions, mesh, V, dhat, kappa, mu)
+    return V, mesh, collisions, contacts
+
+
+def test_friction():
+    gap, dhat, kappa, mu = 1e-3, 2e-3, 10.0, 0.5
+    V, mesh, collisions, contacts = two_triangle_contacts(gap, dhat, kappa, mu)
     assert len(contacts) == 1
     expected_force = kappa * 2 * gap * abs(ipc.barrier_first_derivative(gap**2, dhat**2))
     assert contacts.normal_forces()[0] == pytest.approx(expected_force, rel=1e-10)
@@ -275,16 +281,11 @@ def test_collision_filter():
         mesh.disable_collisions(0, 2)
 
 
-def test_vertex_map_and_upper_triangle():
+def test_vertex_map_and_triangles():
     """The potentials' terms in the rows of a larger mesh (S g, S H S^T with
     the selection matrix S) and the Hessian's triangles."""
     gap, dhat, kappa, mu = 1e-3, 2e-3, 10.0, 0.5
-    V, F = two_triangles(gap)
-    mesh = ipc.CollisionMesh(V, None, F)
-    collisions = ipc.Collisions()
-    collisions.build(mesh, V, dhat)
-    contacts = ipc.FrictionCollisions()
-    contacts.build(collisions, mesh, V, dhat, kappa, mu)
+    V, mesh, collisions, contacts = two_triangle_contacts(gap, dhat, kappa, mu)
     full_vertex, n_full = np.array([7, 0, 3, 5, 1, 8]), 9
     vertex_map = ipc.VertexMap(full_vertex, n_full)
     assert vertex_map.num_vertices == 6 and vertex_map.num_full_vertices == 9

@@ -266,7 +266,7 @@ private:
         std::array<StorageIndex, 16> offset;
         std::array<StorageIndex, 4> column_length;
         std::uint16_t first_writes; // bit 4 b + a: this stencil writes block (a, b) first
-        std::uint16_t below;        // bit 4 b + a: va > vb (skipped by an upper pattern)
+        std::uint16_t skipped;      // bit 4 b + a: block across this pattern's diagonal (none in a full one)
         std::uint16_t diagonal;     // bit 4 b + a: va == vb
         std::uint16_t size;
     };
@@ -281,19 +281,6 @@ private:
             return c * (column_length + D - 1) - c * (c - 1) / 2;
         } else {
             return c * column_length;
-        }
-    }
-
-    /// Whether a triangle stores block bit of a stencil (a full pattern
-    /// stores every block).
-    template <SparseTriangle T> static bool stores_block(const ScatterBlocks& blocks, unsigned bit)
-    {
-        if constexpr (T == SparseTriangle::upper) {
-            return !(blocks.below & bit);
-        } else if constexpr (T == SparseTriangle::lower) {
-            return (blocks.below | blocks.diagonal) & bit;
-        } else {
-            return true;
         }
     }
 
@@ -323,7 +310,7 @@ private:
                     const Index column_length = blocks.column_length[size_t(b)];
                     for (int a = 0; a < blocks.size; ++a) {
                         const unsigned bit = 1u << (4 * b + a);
-                        if (!stores_block<T>(blocks, bit)) {
+                        if (triangle && (blocks.skipped & bit)) {
                             continue;
                         }
                         double* block = values + blocks.offset[size_t(4 * b + a)];
@@ -591,7 +578,7 @@ private:
             const StencilVertices& s = stencils_[size_t(order_[size_t(j)])];
             ScatterBlocks& blocks = pattern.scatter_blocks[size_t(j)];
             blocks.size = std::uint16_t(s.size);
-            blocks.below = 0;
+            blocks.skipped = 0;
             blocks.diagonal = 0;
             for (int b = 0; b < s.size; ++b) {
                 const Index vb = s.vertices[size_t(b)];
@@ -604,7 +591,8 @@ private:
                     const Index va = s.vertices[size_t(a)];
                     const Index slot = Index(std::lower_bound(first, end, va) - first);
                     blocks.offset[size_t(4 * b + a)] = StorageIndex(pattern.outer[d * size_t(vb)] + Index(d) * (slot - skipped));
-                    blocks.below |= std::uint16_t(va > vb ? 1u << (4 * b + a) : 0u);
+                    const bool across = (upper && va > vb) || (lower && va < vb);
+                    blocks.skipped |= std::uint16_t(across ? 1u << (4 * b + a) : 0u);
                     blocks.diagonal |= std::uint16_t(va == vb ? 1u << (4 * b + a) : 0u);
                 }
             }
@@ -619,8 +607,7 @@ private:
             for (int b = 0; b < blocks.size; ++b) {
                 for (int a = 0; a < blocks.size; ++a) {
                     const unsigned bit = 1u << (4 * b + a);
-                    if ((upper && !stores_block<SparseTriangle::upper>(blocks, bit))
-                        || (lower && !stores_block<SparseTriangle::lower>(blocks, bit))) {
+                    if (blocks.skipped & bit) {
                         continue;
                     }
                     unsigned char& seen = written[size_t(blocks.offset[size_t(4 * b + a)])];
