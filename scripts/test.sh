@@ -7,9 +7,9 @@
 #   2. the library's test suites under AddressSanitizer +
 #      UndefinedBehaviorSanitizer (clang++, -O1), built together with the
 #      libFuzzer targets;
-#   3. the Release build with g++ (tests, benchmarks, examples, every header
-#      through the umbrella header under C++17 and C++20) and the whole suite,
-#      the example programs' tests included;
+#   3. an optimised (-O2) build with g++ in build/test (tests, benchmarks,
+#      examples, every header through the umbrella header under C++17 and
+#      C++20) and the whole suite, the example programs' tests included;
 #   4. the libFuzzer targets of tests/fuzz/ for FUZZ_SECONDS each (default 20),
 #      two at a time;
 #   5. the Python bindings: the module built with CMake, then python/tests
@@ -82,13 +82,17 @@ end_phase "2a. ASan + UBSan build"
   ctest --output-on-failure -j "$jobs")
 end_phase "2b. ASan + UBSan tests"
 
-echo "== 3. Release build with g++ (tests, benchmarks, examples, umbrella header check)"
-cmake -S . -B build/release "${common[@]}" -DCMAKE_BUILD_TYPE=Release \
+echo "== 3. optimised build with g++ (tests, benchmarks, examples, umbrella header check)"
+# -O2 instead of CMake's Release -O3: it compiles about a quarter faster
+# (119 -> 90 s for the largest test source) and gives the same floating-point
+# results (neither level reassociates). Its own folder, so that build/release
+# stays the -O3 build that benchmarks/README.md measures.
+cmake -S . -B build/test "${common[@]}" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE="-O2 -DNDEBUG" \
   -DIPC_HEADER_CHECK=ON -DIPC_HEADER_CHECK_EACH=OFF -DIPC_CCD_QUERIES="$queries" > /dev/null
-cmake --build build/release -j "$jobs"
-end_phase "3a. Release build"
-(cd build/release && ctest --output-on-failure -j "$jobs")
-end_phase "3b. Release tests"
+cmake --build build/test -j "$jobs"
+end_phase "3a. optimised build (-O2)"
+(cd build/test && ctest --output-on-failure -j "$jobs")
+end_phase "3b. tests (-O2 build)"
 
 echo "== 4. fuzz targets"
 FUZZ_SECONDS=${FUZZ_SECONDS:-20} FUZZ_BUILD=build/sanitize scripts/fuzz.sh
