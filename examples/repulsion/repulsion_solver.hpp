@@ -79,7 +79,8 @@ struct RepulsionParameters {
     double rest_edge = 0;             ///< L_ref: the cloth's uniform rest edge length (m), > 0
     int collision_steps = 72;         ///< K: dynamics + collision steps per time step
     int dynamics_iterations = 2;      ///< I_dyn: descent iterations per dynamics step
-    int soft_iterations = 12;         ///< I_soft
+    int soft_iterations = 12;         ///< I_soft: soft-phase iterations always run
+    int soft_max_iterations = 48;     ///< more while a discrete constraint lacks its success margin
     int hard_block = 8;               ///< I_hard: hard iterations between convergence tests
     int hard_max_blocks = 4;          ///< the hard phase stops after this many blocks
     int init_pieces = 6;              ///< I_init: smoothing initialisation pieces (0: x[0] = x^t)
