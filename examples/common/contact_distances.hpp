@@ -3,19 +3,24 @@
 /// What the example programs report about how close their surfaces came:
 /// the smallest true distance and the smallest gap (distance - offset xi)
 /// over the pairs of a collision set and the vertex-obstacle contacts,
-/// measured at the state written out; and the check that no vertex ended a
-/// step inside an analytic obstacle.
+/// measured at the state written out; the gap at which stacked sheets rest
+/// on each other; and the check that no vertex ended a step inside an
+/// analytic obstacle.
 
+#include <ipc/broad_phase/broad_phase.hpp>
 #include <ipc/collisions/collisions.hpp>
 #include <ipc/core/error.hpp>
+#include <ipc/distance/point_triangle.hpp>
 #include <ipc/obstacles/obstacle_collisions.hpp>
 
 #include <Eigen/Core>
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace ipc::examples {
 
@@ -68,6 +73,58 @@ inline ContactDistances contact_distances(const CollisionMesh& mesh, const Eigen
         add_contact_distances(o, x, out);
     }
     return out;
+}
+
+/// How one sheet of a stack rests on the sheet below it.
+struct LayerGap {
+    std::size_t lower = 0, upper = 0; ///< sheet numbers (upper = lower + 1)
+    std::size_t resting = 0;          ///< vertices of the upper sheet closer than `within` to the lower one
+    double min = 0, median = 0, max = 0; ///< their distances to the lower sheet's surface (m)
+};
+
+/// For every two consecutive sheets (sheet k + 1 laid on sheet k), the
+/// distance from each vertex of the upper sheet to the lower sheet's
+/// surface (its nearest triangle), over the vertices closer than `within`
+/// (m): those resting on it. x: positions (n x 3); faces: every sheet's
+/// triangles; sheet_of_vertex: each vertex's sheet (0, 1, ...). Sheets with
+/// no resting vertex on the one below are left out.
+inline std::vector<LayerGap> layer_gaps(const Eigen::MatrixXd& x, const Eigen::MatrixXi& faces,
+                                        const std::vector<std::size_t>& sheet_of_vertex, double within)
+{
+    require(sheet_of_vertex.size() == std::size_t(x.rows()), "layer_gaps: ", sheet_of_vertex.size(),
+            " sheet numbers for ", x.rows(), " vertices");
+    const CollisionMesh mesh = CollisionMesh::Builder(x).faces(faces).build();
+    const Candidates candidates = static_candidates(mesh, x, within);
+    std::vector<double> nearest(std::size_t(x.rows()), std::numeric_limits<double>::infinity());
+    for (const FaceVertexCandidate& c : candidates.face_vertex) {
+        const std::size_t v = std::size_t(c.vertex);
+        if (sheet_of_vertex[v] != sheet_of_vertex[std::size_t(faces(c.face, 0))] + 1) {
+            continue;
+        }
+        const auto point = [&](Index i) -> Eigen::Vector3d { return x.row(i).transpose(); };
+        nearest[v] = std::min(nearest[v], std::sqrt(point_triangle_distance_squared(point(c.vertex),
+                                              point(faces(c.face, 0)), point(faces(c.face, 1)), point(faces(c.face, 2)))));
+    }
+    const std::size_t sheets = sheet_of_vertex.empty()
+        ? 0 : *std::max_element(sheet_of_vertex.begin(), sheet_of_vertex.end()) + 1;
+    std::vector<std::vector<double>> resting(sheets);
+    for (std::size_t v = 0; v < nearest.size(); ++v) {
+        if (nearest[v] < within) {
+            resting[sheet_of_vertex[v]].push_back(nearest[v]);
+        }
+    }
+    std::vector<LayerGap> gaps;
+    for (std::size_t upper = 1; upper < sheets; ++upper) {
+        std::vector<double>& d = resting[upper];
+        if (d.empty()) {
+            continue;
+        }
+        std::sort(d.begin(), d.end());
+        const std::size_t m = d.size() / 2;
+        const double median = d.size() % 2 == 1 ? d[m] : 0.5 * (d[m - 1] + d[m]);
+        gaps.push_back({ upper - 1, upper, d.size(), d.front(), median, d.back() });
+    }
+    return gaps;
 }
 
 /// Throws ipc::penetration when a free (not prescribed) collision vertex

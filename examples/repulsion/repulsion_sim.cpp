@@ -12,13 +12,16 @@
 //   repulsion_sim --list-scenes
 //   repulsion_sim --help
 //
-// Outputs and exit codes as ipc_sim's. Every frame is an OBJ with the cloth
+// Outputs and exit codes as ipc_sim's; with several sheets it also reports
+// (printed, and in the JSON as "layer_gaps") the gap at which each sheet
+// rests on the one below at the final state. Every frame is an OBJ with the cloth
 // under `o bodies` and each obstacle, as a mesh inscribed in its shape,
 // under `o obstacle_NAME`.
 
 #include "repulsion_scenes.hpp"
 
 #include <common/cli.hpp>
+#include <common/contact_distances.hpp>
 #include <common/frame_output.hpp>
 #include <common/json_output.hpp>
 #include <common/progress.hpp>
@@ -82,8 +85,26 @@ void render_repulsion_frame(const std::string& path, const RepulsionSimulator& s
     render_frame(path, display, mesh, V, view, step, sim.time(), contacts);
 }
 
+/// How each sheet rests on the one below it at the final state, over the
+/// vertices within 1.5 r of it (r: the activation radius, where the
+/// repulsion starts); none for a single sheet.
+std::vector<LayerGap> resting_layer_gaps(const RepulsionSimulator& sim, const RepulsionScene& setup)
+{
+    const auto& shells = setup.model.shells;
+    if (shells.size() < 2) {
+        return {};
+    }
+    std::vector<std::size_t> sheet(std::size_t(sim.positions().rows()), 0);
+    for (std::size_t k = 0; k < shells.size(); ++k) {
+        for (ipc::Index v = 0; v < shells[k].num_vertices; ++v) {
+            sheet[std::size_t(shells[k].first_vertex + v)] = k;
+        }
+    }
+    return layer_gaps(sim.positions(), sim.faces(), sheet, 1.5 * setup.parameters.collection_radius());
+}
+
 Json repulsion_report(const std::string& scene, const std::string& size, const RepulsionScene& setup,
-    const std::vector<RepulsionStepStats>& steps)
+    const std::vector<RepulsionStepStats>& steps, const std::vector<LayerGap>& gaps)
 {
     const RepulsionParameters& p = setup.parameters;
     Json report;
@@ -142,6 +163,13 @@ Json repulsion_report(const std::string& scene, const std::string& size, const R
         });
     }
     report["steps"] = std::move(list);
+    Json layers = Json::array();
+    for (const LayerGap& g : gaps) {
+        layers.push_back({ { "lower", g.lower }, { "upper", g.upper }, { "resting_vertices", g.resting },
+            { "min", json_number(g.min) }, { "median", json_number(g.median) }, { "max", json_number(g.max) },
+            { "median_over_activation_radius", json_number(g.median / p.collection_radius()) } });
+    }
+    report["layer_gaps"] = std::move(layers); // at the final state
     const double count = steps.empty() ? 1.0 : double(steps.size());
     report["totals"] = {
         { "steps", steps.size() },
@@ -234,7 +262,8 @@ int main(int argc, char** argv)
         progress.finish();
         render_repulsion_frame(picture, sim, obstacles, view_of(scene), steps.size(),
             steps.empty() ? 0 : steps.back().contacts);
-        const Json report = repulsion_report(scene.name, scene_size_label(o), setup, steps);
+        const std::vector<LayerGap> gaps = resting_layer_gaps(sim, setup);
+        const Json report = repulsion_report(scene.name, scene_size_label(o), setup, steps, gaps);
         const Json& t = report["totals"];
         const auto number = [](const Json& j) { return j.is_null() ? std::nan("") : j.get<double>(); };
         fmt::print("\n{:<28} {:>14}\n", "summary (repulsion)", scene.name);
@@ -245,6 +274,11 @@ int main(int argc, char** argv)
         fmt::print("{:<28} {:>14.4g}\n", "min vertex distance (m)", number(t["min_vertex_distance"]));
         fmt::print("{:<28} {:>14.4g}\n", "max edge length (m)", number(t["max_edge_length"]));
         fmt::print("{:<28} {:>14.4g}\n", "min obstacle distance (m)", number(t["min_obstacle_distance"]));
+        for (const LayerGap& g : gaps) {
+            fmt::print("{:<28} {:>14.4g}   ({:.2f} r; min {:.4g}, max {:.4g}, {} vertices)\n",
+                fmt::format("sheet {} on {}: median gap (m)", g.upper, g.lower), g.median,
+                g.median / p.collection_radius(), g.min, g.max, g.resting);
+        }
         if (!o.json.empty()) {
             write_json(o.json, report);
         }
