@@ -101,6 +101,16 @@ struct InvariantChecker {
     }
 };
 
+/// Appends a triangle mesh (its own vertex numbering) to V and F.
+void append_mesh(Eigen::MatrixXd& V, Eigen::MatrixXi& F, const Eigen::MatrixXd& vertices, const Eigen::MatrixXi& faces)
+{
+    const Eigen::Index base = V.rows(), first_face = F.rows();
+    V.conservativeResize(base + vertices.rows(), 3);
+    V.bottomRows(vertices.rows()) = vertices;
+    F.conservativeResize(first_face + faces.rows(), 3);
+    F.bottomRows(faces.rows()) = faces.array() + int(base);
+}
+
 /// The exact intersection test of a frame: the cloth against itself and
 /// against the obstacles drawn as meshes inscribed in their shapes.
 bool frame_intersects(const RepulsionSimulator& sim)
@@ -109,12 +119,7 @@ bool frame_intersects(const RepulsionSimulator& sim)
     Eigen::MatrixXi F = sim.faces();
     for (const auto& o : sim.parameters().obstacles) {
         const auto mesh = ipc::obstacle_mesh(o, 32, 1.0);
-        const Eigen::Index base = V.rows();
-        V.conservativeResize(base + mesh.vertices.rows(), 3);
-        V.bottomRows(mesh.vertices.rows()) = mesh.vertices;
-        const Eigen::Index faces = F.rows();
-        F.conservativeResize(faces + mesh.faces.rows(), 3);
-        F.bottomRows(mesh.faces.rows()) = mesh.faces.array() + int(base);
+        append_mesh(V, F, mesh.vertices, mesh.faces);
     }
     const ipc::CollisionMesh mesh = ipc::CollisionMesh::Builder(V).faces(F).build();
     return ipc::has_intersections(mesh, V);
@@ -249,11 +254,7 @@ TEST_CASE("Repulsion: the resting gap of a stack is each upper vertex's distance
     Eigen::MatrixXi F(0, 3);
     std::vector<std::size_t> sheet;
     for (std::size_t k = 0; k < sheets.size(); ++k) {
-        const Eigen::Index base = V.rows(), faces = F.rows();
-        V.conservativeResize(base + sheets[k].vertices.rows(), 3);
-        V.bottomRows(sheets[k].vertices.rows()) = sheets[k].vertices;
-        F.conservativeResize(faces + sheets[k].faces.rows(), 3);
-        F.bottomRows(sheets[k].faces.rows()) = sheets[k].faces.array() + int(base);
+        append_mesh(V, F, sheets[k].vertices, sheets[k].faces);
         sheet.resize(std::size_t(V.rows()), k);
     }
     const std::vector<LayerGap> gaps = layer_gaps(V, F, sheet, within);
