@@ -48,11 +48,12 @@ namespace detail {
     }
 
     /// Derivatives of the dihedral angle. Writes gradient (12) and, when
-    /// hessian is non-null, the Hessian (12x12).
+    /// hessian is non-null, the Hessian (12x12); returns the angle.
     template <typename Scalar>
-    void dihedral_angle_derivatives(
+    Scalar dihedral_angle_derivatives(
         const Vector<Scalar, 12>& x, Vector<Scalar, 12>& gradient, Matrix<Scalar, 12>* hessian)
     {
+        using std::atan2;
         using std::sqrt;
         const Vector3<Scalar> e = x.template segment<3>(3) - x.template segment<3>(0);
         const Vector3<Scalar> a = x.template segment<3>(6) - x.template segment<3>(0);
@@ -71,6 +72,20 @@ namespace detail {
         Xu << L * nB, L * nA, dotAB * eh;
         const Vector<Scalar, 9> N = X * Yu - Y * Xu;
         const Vector<Scalar, 9> theta_u = N / R;
+        const Vector3<Scalar> gA = theta_u.template segment<3>(0);
+        const Vector3<Scalar> gB = theta_u.template segment<3>(3);
+        const Vector3<Scalar> ge = theta_u.template segment<3>(6);
+
+        // gradient = J^T theta_u with J = du/dx (below), written out per
+        // vertex: [v]x^T w = w x v.
+        gradient.template segment<3>(0) = gA.cross(a - e) + gB.cross(e - b) - ge;
+        gradient.template segment<3>(3) = gB.cross(b) - gA.cross(a) + ge;
+        gradient.template segment<3>(6) = gA.cross(e);
+        gradient.template segment<3>(9) = e.cross(gB);
+        const Scalar angle = atan2(Y, X);
+        if (hessian == nullptr) {
+            return angle;
+        }
 
         // Jacobian of u with respect to x (9 x 12).
         const Matrix<Scalar, 3> I = Matrix<Scalar, 3>::Identity();
@@ -84,10 +99,6 @@ namespace detail {
         J.template block<3, 3>(3, 9) = -He;
         J.template block<3, 3>(6, 0) = -I;
         J.template block<3, 3>(6, 3) = I;
-        gradient = J.transpose() * theta_u;
-        if (hessian == nullptr) {
-            return;
-        }
 
         Matrix<Scalar, 9> Yuu = Matrix<Scalar, 9>::Zero(), Xuu = Matrix<Scalar, 9>::Zero();
         // Y = nA . (nB x e): mixed blocks only.
@@ -117,11 +128,10 @@ namespace detail {
         const std::array<Scalar, 4> ce { Scalar(-1), Scalar(1), Scalar(0), Scalar(0) };
         const std::array<Scalar, 4> ca { Scalar(-1), Scalar(0), Scalar(1), Scalar(0) };
         const std::array<Scalar, 4> cb { Scalar(-1), Scalar(0), Scalar(0), Scalar(1) };
-        const Vector3<Scalar> gA = theta_u.template segment<3>(0);
-        const Vector3<Scalar> gB = theta_u.template segment<3>(3);
         add_bilinear_hessian<Scalar, 4>(H, ce, ca, Matrix<Scalar, 3>(-cross_matrix(gA)));
         add_bilinear_hessian<Scalar, 4>(H, cb, ce, Matrix<Scalar, 3>(-cross_matrix(gB)));
         *hessian = H;
+        return angle;
     }
 } // namespace detail
 
@@ -187,8 +197,9 @@ Vector<Scalar, 12> hinge_energy_gradient(const Vector<Scalar, 12>& x, const Hing
     if (detail::hinge_degenerate(x)) {
         return Vector<Scalar, 12>::Zero();
     }
-    const Scalar d = dihedral_angle(x) - rest.rest_angle;
-    return Scalar(2) * rest.weight * d * dihedral_angle_gradient(x);
+    Vector<Scalar, 12> g;
+    const Scalar d = detail::dihedral_angle_derivatives<Scalar>(x, g, nullptr) - rest.rest_angle;
+    return Scalar(2) * rest.weight * d * g;
 }
 
 /// Hessian of hinge_energy (N/m), projected to PSD by projection; zero for a
@@ -203,8 +214,7 @@ Matrix<Scalar, 12> hinge_energy_hessian(
     }
     Vector<Scalar, 12> g;
     Matrix<Scalar, 12> H;
-    detail::dihedral_angle_derivatives<Scalar>(x, g, &H);
-    const Scalar d = dihedral_angle(x) - rest.rest_angle;
+    const Scalar d = detail::dihedral_angle_derivatives<Scalar>(x, g, &H) - rest.rest_angle;
     // The dihedral angle is invariant to translations: project in the
     // 9-dimensional translation-free subspace.
     return project_translation_invariant_to_psd<4>(

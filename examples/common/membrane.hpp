@@ -132,11 +132,13 @@ template <typename Scalar>
 Vector<Scalar, 9> membrane_energy_gradient(
     const Vector<Scalar, 9>& x, const TriangleRest<Scalar>& rest, const MembraneMaterial<Scalar>& m)
 {
-    const Matrix<Scalar, 3, 2> P
-        = stvk_stress(triangle_deformation_gradient(x, rest.rest_inverse), m.mu, m.lambda);
-    return rest.area * m.thickness
-        * detail::triangle_deformation_map(rest.rest_inverse).transpose()
-        * Eigen::Map<const Vector<Scalar, 6>>(P.data());
+    // With F = [x1 - x0, x2 - x0] B, dE/d[x1 - x0, x2 - x0] = P B^T.
+    const Matrix<Scalar, 3, 2> G = rest.area * m.thickness
+        * stvk_stress(triangle_deformation_gradient(x, rest.rest_inverse), m.mu, m.lambda)
+        * rest.rest_inverse.transpose();
+    Vector<Scalar, 9> g;
+    g << -(G.col(0) + G.col(1)), G.col(0), G.col(1);
+    return g;
 }
 
 /// Hessian of membrane_energy (N/m); the 6x6 stress derivative is projected
