@@ -332,6 +332,37 @@ TEST_CASE("Repulsion: without smoothing a falling sheet is held below D K / h, w
     }
 }
 
+TEST_CASE("Repulsion: a sheet sliding on the ground slows at mu g", "[examples][repulsion]")
+{
+    // Coulomb's law: resting on the ground, the sheet's normal impulse per
+    // step is m g h, so friction takes mu g h off its speed each step until
+    // it stops. The sheet starts inside the obstacle band, so friction acts
+    // from the first step.
+    for (const double mu : { 0.0, 0.3 }) {
+        CAPTURE(mu);
+        Scene s;
+        s.name = "slide";
+        const TriangleMesh cloth = grid_cloth({ 0, 0.003, 0 }, 0.2, 0.2, 4, 4);
+        const ipc::Index base = s.model.add_shell(cloth.vertices, cloth.faces, ShellMaterial {}, 0);
+        s.model.velocities.middleRows(base, cloth.vertices.rows()).rowwise() = Eigen::RowVector3d(1, 0, 0);
+        s.model.add_analytic_obstacle(ipc::PlaneObstacle { { 0, 0, 0 }, { 0, 1, 0 } }, 1.0);
+        s.physics.friction = mu;
+        RepulsionScene setup = repulsion_scene(s, false, 0.04, 0.01);
+        setup.parameters.air_damping = 0;
+        REQUIRE(setup.parameters.friction == mu);
+        RepulsionSimulator sim(setup.model, setup.parameters);
+        const int steps = 20;
+        for (int k = 0; k < steps; ++k) {
+            sim.step();
+        }
+        const Eigen::MatrixXd& v = sim.velocities();
+        const double slide = v.col(0).mean(), expected = std::max(0.0, 1 - mu * 9.81 * steps * 0.01);
+        CHECK(slide == Approx(expected).epsilon(0.05));
+        CHECK(v.col(1).cwiseAbs().maxCoeff() < 0.05); // resting, not bouncing
+        CHECK(sim.positions().col(1).minCoeff() > 0);
+    }
+}
+
 TEST_CASE("Repulsion: impossible parameters and infeasible starts are rejected", "[examples][repulsion]")
 {
     RepulsionScene setup = repulsion_scene(make_scene("hanging_cloth"), false, 0.04);
