@@ -6,13 +6,16 @@ writes, the cloth's mean vertex speed over time and its drape at the end
 
     benchmarks/drape_comparison.py --examples build/release/examples \
         [--scene cloth_on_sphere] [--dt 0.01] [--frames 80] \
-        [--rest-edge 0.0634] [--threads 2] [--every 10]
+        [--rest-edge L] [--threads 2] [--every 10]
 
-The cloth is every vertex used by a face outside the OBJ objects named
-obstacle*. Speeds are finite differences of consecutive frames, so they are
-what the written states say, not what a program reports about itself.
---rest-edge sets the repulsion lattice (0.0634 m gives 314 vertices on
-cloth_on_sphere, next to IPC's 289).
+Both programs run one scene file: ipc_sim writes the scene (--dump-scene),
+and bodies other than cloth and obstacles (cloth_stack's soft ball) are left
+out, because the repulsion method simulates cloth only. The repulsion
+lattice gets about as many vertices as IPC's cloth (--vertices), unless
+--rest-edge sets its edge. The cloth is every vertex used by a face outside
+the OBJ objects named obstacle*. Speeds are finite differences of
+consecutive frames, so they are what the written states say, not what a
+program reports about itself.
 """
 
 import argparse
@@ -56,21 +59,36 @@ def main():
     parser.add_argument("--scene", default="cloth_on_sphere")
     parser.add_argument("--dt", type=float, default=0.01)
     parser.add_argument("--frames", type=int, default=80)
-    parser.add_argument("--rest-edge", type=float, default=0.0634)
+    parser.add_argument("--rest-edge", type=float, help="repulsion lattice edge (m); default: match IPC's count")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--every", type=int, default=10, help="print the speed every this many steps")
     args = parser.parse_args()
 
     results = {}
     with tempfile.TemporaryDirectory() as tmp:
-        common = ["--scene", args.scene, "--dt", str(args.dt), "--frames", str(args.frames),
+        ipc_sim = os.path.join(args.examples, "ipc", "ipc_sim")
+        scene_file = os.path.join(tmp, "scene.json")
+        subprocess.run([ipc_sim, "--scene", args.scene, "--dump-scene", scene_file], check=True,
+                       stdout=subprocess.DEVNULL)
+        with open(scene_file) as f:
+            scene = json.load(f)
+        kept = [b for b in scene["bodies"] if b["type"] in ("shell", "obstacle")]
+        if len(kept) != len(scene["bodies"]):
+            if scene["fixed"] or scene["scripted"]:
+                sys.exit(f"{args.scene}: cannot leave out its non-cloth bodies (held vertices are numbered)")
+            print(f"{args.scene}: left out {len(scene['bodies']) - len(kept)} non-cloth bodies", file=sys.stderr)
+            scene["bodies"] = kept
+            with open(scene_file, "w") as f:
+                json.dump(scene, f)
+        common = ["--scene-file", scene_file, "--dt", str(args.dt), "--frames", str(args.frames),
                   "--threads", str(args.threads)]
-        programs = {
-            "ipc": [os.path.join(args.examples, "ipc", "ipc_sim")],
-            "repulsion": [os.path.join(args.examples, "repulsion", "repulsion_sim"), "--rest-edge",
-                          str(args.rest_edge)],
-        }
-        for name, command in programs.items():
+        for name in ("ipc", "repulsion"):
+            if name == "ipc":
+                command = [ipc_sim]
+            else:
+                resolution = (["--rest-edge", str(args.rest_edge)] if args.rest_edge
+                              else ["--vertices", str(len(results["ipc"][0][0]))])
+                command = [os.path.join(args.examples, "repulsion", "repulsion_sim")] + resolution
             out, stats = os.path.join(tmp, name), os.path.join(tmp, name + ".json")
             states = run(command + common + ["--out", out, "--json", stats], out, args.frames)
             with open(stats) as f:

@@ -66,20 +66,20 @@ struct SceneEntry {
 };
 
 /// A validator that accepts finite numbers greater than zero (CLI11's
-/// PositiveNumber lets "nan" through).
-inline CLI::Validator positive_finite()
+/// PositiveNumber lets "nan" through); unit names the quantity in messages.
+inline CLI::Validator positive_finite(const std::string& unit)
 {
     return CLI::Validator(
-        [](std::string& text) -> std::string {
+        [unit](std::string& text) -> std::string {
             errno = 0;
             char* end = nullptr;
             const double x = std::strtod(text.c_str(), &end);
             if (text.empty() || end != text.c_str() + text.size() || errno == ERANGE || !std::isfinite(x) || !(x > 0)) {
-                return "must be a positive number of seconds, got '" + text + "'";
+                return "must be a positive number of " + unit + ", got '" + text + "'";
             }
             return {};
         },
-        "SECONDS > 0");
+        unit + " > 0");
 }
 
 /// Adds the shared flags to app, storing into o. scenes lists the names
@@ -97,7 +97,7 @@ inline void add_common_options(CLI::App& app, CommonOptions& o, const std::vecto
         ->check(CLI::Range(1, 100000))
         ->type_name("N");
     app.add_option("--dt", o.dt, "time step in seconds (default: the scene's)")
-        ->check(positive_finite())
+        ->check(positive_finite("seconds"))
         ->type_name("H");
     app.add_option("--out", o.out, "folder for the OBJ frames and the picture (default: out/SCENE)")
         ->type_name("DIR");

@@ -195,8 +195,20 @@ int main(int argc, char** argv)
     add_common_options(app, o, cloth_scenes());
     double rest_edge = 0;
     bool no_smoothing = false;
-    app.add_option("--rest-edge", rest_edge, "lattice edge length L_ref in metres (default: about 1,000 vertices)")
-        ->check(positive_finite());
+    auto* rest_edge_option
+        = app.add_option("--rest-edge", rest_edge, "lattice edge length L_ref in metres (default: about 1,000 vertices)")
+              ->check(positive_finite("metres"))
+              ->type_name("L");
+    double vertices = 0;
+    app.add_option("--vertices", vertices, "lattice of about N cloth vertices (sets L_ref; e.g. another program's count)")
+        ->check(CLI::Range(1.0, 1e8))
+        ->type_name("N")
+        ->excludes(rest_edge_option);
+    int dynamics_iterations = 0;
+    app.add_option("--dynamics-iterations", dynamics_iterations,
+           "descent iterations per dynamics step, I_dyn (default: the integrator's)")
+        ->check(CLI::Range(1, 1000))
+        ->type_name("N");
     app.add_flag("--no-smoothing", no_smoothing, "start each step from x^t instead of the smoothed prediction");
     app.footer("Outputs: DIR/frame_NNNN.obj for every step, DIR/last_frame.png, and FILE with --json.\n"
                "Exit codes: 0 done (also after --help and --list-scenes); 1 an output cannot be written (checked "
@@ -220,9 +232,15 @@ int main(int argc, char** argv)
         if (dump_scene_if_asked(o, scene)) {
             return exit_ok;
         }
+        if (vertices > 0) {
+            rest_edge = choose_rest_edge(scene, vertices);
+        }
         RepulsionScene setup = repulsion_scene(scene, o.paper(), rest_edge, o.dt);
         if (no_smoothing) {
             setup.parameters.init_pieces = 0;
+        }
+        if (dynamics_iterations > 0) {
+            setup.parameters.dynamics_iterations = dynamics_iterations;
         }
         const int frames = o.frames > 0 ? o.frames : setup.frames;
         const std::string out = o.out.empty() ? "out/repulsion_" + scene.name : o.out;
