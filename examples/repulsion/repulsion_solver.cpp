@@ -19,6 +19,7 @@
 #include <array>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <map>
 #include <numeric>
@@ -138,6 +139,8 @@ struct RepulsionSimulator::Impl {
     std::vector<const ScriptedMotion*> motion; // per vertex, null unless scripted
     Eigen::MatrixXd start;                     // initial positions (scripted motions use them)
     std::vector<double> margin;                // per obstacle
+    std::vector<std::vector<Index>> element_groups; // see group_elements
+    std::vector<Index> ungrouped_elements;
     CollisionStepObserver observer;
     RepulsionStepStats* stats = nullptr;
 
@@ -201,6 +204,7 @@ struct RepulsionSimulator::Impl {
             }
         }
         rings = RingExclusion(n, E, p.ring_exclusion);
+        group_elements();
         held = model.held();
         motion.assign(std::size_t(n), nullptr);
         for (const auto& s : model.scripted) {
@@ -663,33 +667,62 @@ struct RepulsionSimulator::Impl {
     // -----------------------------------------------------------------
     // Dynamics
 
-    /// Elastic gradient at y (n x 3), the elements split over the threads,
-    /// each with its own accumulator.
+    /// Elastic gradient at y (n x 3). The element groups are scattered one
+    /// after the other, each in parallel (its elements share no vertex), so
+    /// every vertex sums its elements in the same order for any number of
+    /// threads and the result does not depend on it.
     Eigen::MatrixXd elastic_gradient(const Eigen::MatrixXd& y) const
     {
-        const Index elements = model.num_elements();
-        const int threads = elements > 2000 ? max_threads() : 1;
-        std::vector<Eigen::MatrixXd> partial(std::size_t(threads), Eigen::MatrixXd::Zero(y.rows(), 3));
-        const auto accumulate = [&](std::ptrdiff_t block) {
-            Eigen::MatrixXd& G = partial[std::size_t(block)];
+        Eigen::MatrixXd G = Eigen::MatrixXd::Zero(y.rows(), 3);
+        const auto add = [&](Index k) {
             Vector<double, 12> local;
-            for (Index k = elements * block / threads; k < elements * (block + 1) / threads; ++k) {
-                const StencilVertices s = model.element_vertices(k);
-                model.element_gradient(k, y, local);
-                for (int a = 0; a < s.size; ++a) {
-                    G.row(s.vertices[std::size_t(a)]) += local.segment<3>(3 * a).transpose();
-                }
+            const StencilVertices s = model.element_vertices(k);
+            model.element_gradient(k, y, local);
+            for (int a = 0; a < s.size; ++a) {
+                G.row(s.vertices[std::size_t(a)]) += local.segment<3>(3 * a).transpose();
             }
         };
-        if (threads > 1) {
-            parallel_for(0, threads, accumulate);
-        } else {
-            accumulate(0);
+        for (const std::vector<Index>& group : element_groups) {
+            if (group.size() > 1000) {
+                parallel_for(0, std::ptrdiff_t(group.size()), [&](std::ptrdiff_t i) { add(group[std::size_t(i)]); });
+            } else {
+                std::for_each(group.begin(), group.end(), add);
+            }
         }
-        for (int t = 1; t < threads; ++t) {
-            partial[0] += partial[std::size_t(t)];
+        std::for_each(ungrouped_elements.begin(), ungrouped_elements.end(), add);
+        return G;
+    }
+
+    /// Greedy grouping of the elements into at most 64 groups in which no
+    /// two elements share a vertex; an element that fits none of them (a
+    /// vertex in more than 64 elements) is scattered serially.
+    void group_elements()
+    {
+        constexpr int groups = 64;
+        element_groups.assign(groups, {});
+        std::vector<std::uint64_t> taken(std::size_t(x.rows()), 0);
+        for (Index k = 0; k < model.num_elements(); ++k) {
+            const StencilVertices s = model.element_vertices(k);
+            std::uint64_t used = 0;
+            for (int a = 0; a < s.size; ++a) {
+                used |= taken[std::size_t(s.vertices[std::size_t(a)])];
+            }
+            int g = 0;
+            while (g < groups && (used >> g & 1u)) {
+                ++g;
+            }
+            if (g == groups) {
+                ungrouped_elements.push_back(k);
+                continue;
+            }
+            element_groups[std::size_t(g)].push_back(k);
+            for (int a = 0; a < s.size; ++a) {
+                taken[std::size_t(s.vertices[std::size_t(a)])] |= std::uint64_t(1) << g;
+            }
         }
-        return std::move(partial[0]);
+        element_groups.erase(std::remove_if(element_groups.begin(), element_groups.end(),
+                                 [](const std::vector<Index>& group) { return group.empty(); }),
+            element_groups.end());
     }
 
     /// Jacobi preconditioner: M / h^2 + sigma M plus, for each degree of

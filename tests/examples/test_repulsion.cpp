@@ -23,6 +23,10 @@
 #include <limits>
 #include <set>
 
+#if IPC_HAS_OPENMP
+#include <omp.h>
+#endif
+
 using namespace ipc::examples;
 
 namespace {
@@ -361,6 +365,33 @@ TEST_CASE("Repulsion: a sheet sliding on the ground slows at mu g", "[examples][
         CHECK(v.col(1).cwiseAbs().maxCoeff() < 0.05); // resting, not bouncing
         CHECK(sim.positions().col(1).minCoeff() > 0);
     }
+}
+
+TEST_CASE("Repulsion: the result does not depend on the number of threads", "[examples][repulsion]")
+{
+    // About 7,000 cloth vertices, so that the elastic gradient takes its
+    // parallel path (element groups of more than 1,000).
+    const RepulsionScene setup = repulsion_scene(make_scene("hanging_cloth"), false, 0.005);
+    REQUIRE(setup.model.num_vertices() > 5000);
+    const auto run = [&](int threads) {
+#if IPC_HAS_OPENMP
+        omp_set_num_threads(threads);
+#endif
+        (void)threads;
+        RepulsionSimulator sim(setup.model, setup.parameters);
+        sim.step();
+        sim.step();
+        return sim.positions();
+    };
+#if IPC_HAS_OPENMP
+    const int saved = omp_get_max_threads();
+#endif
+    const Eigen::MatrixXd serial = run(1), parallel = run(4);
+#if IPC_HAS_OPENMP
+    omp_set_num_threads(saved);
+#endif
+    CHECK((serial - setup.model.positions).cwiseAbs().maxCoeff() > 1e-4); // it moved
+    CHECK(serial == parallel);
 }
 
 TEST_CASE("Repulsion: impossible parameters and infeasible starts are rejected", "[examples][repulsion]")
