@@ -150,6 +150,7 @@ Json repulsion_report(const std::string& scene, const std::string& size, const R
             { "min_obstacle_distance", json_number(s.min_obstacle_distance) },
             { "soft_success", json_number(s.soft_success()) },
             { "hard_iterations", s.hard_iterations },
+            { "dynamics_restarts", s.dynamics_restarts },
             { "guard_pairs", s.guard_pairs },
             { "guard_rejections", s.guard_rejections },
             { "kinetic_energy", json_number(s.kinetic_energy) },

@@ -846,6 +846,15 @@ struct RepulsionSimulator::Impl {
         const double rho2 = p.chebyshev_rho * p.chebyshev_rho;
         const double relaxation = 0.9;
         const double D = p.displacement_cap();
+        // P bounds the Hessian at x, not at y. Far from x (StVK stiffens with
+        // stretch, a folded hinge turns sharply) a step can overshoot, and
+        // with Chebyshev momentum it then grows geometrically: on pile one
+        // vertex of y went 1.4 m, 3e4 m, 3e17 m, then NaN, in consecutive
+        // collision steps, and every later collision step of that time step
+        // was lost. A y with a vertex farther from x[k] than ten times the
+        // largest predicted displacement plus L is a runaway: y restarts
+        // from x[k] without momentum.
+        const double runaway = 10 * ((y_bar - x).rowwise().norm().maxCoeff() + p.max_edge());
         for (int k = 0; k < p.collision_steps; ++k) {
             clock = Clock::now();
             for (int it = 0; it < p.dynamics_iterations; ++it) {
@@ -866,6 +875,11 @@ struct RepulsionSimulator::Impl {
                 }
                 y_previous = y;
                 y = std::move(next);
+            }
+            if (!((y - xk).rowwise().norm().maxCoeff() <= runaway)) {
+                y = y_previous = xk;
+                chebyshev = 0;
+                ++s.dynamics_restarts;
             }
             s.seconds_dynamics += seconds_since(clock);
 

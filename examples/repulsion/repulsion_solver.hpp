@@ -131,6 +131,7 @@ struct RepulsionStepStats {
     int collision_steps = 0;      ///< including the initialisation pieces
     int soft_successes = 0;       ///< collision steps the soft phase certified
     int hard_iterations = 0;      ///< accepted hard-phase iterations
+    int dynamics_restarts = 0;    ///< runaway dynamics iterates restarted from x[k]
     std::size_t pairs = 0;        ///< collected vertex pairs, largest over the collision steps
     std::size_t contacts = 0;     ///< pairs and obstacle constraints inside their band at the end
     std::size_t guard_pairs = 0;  ///< local pairs the guard tested, summed over collision steps
