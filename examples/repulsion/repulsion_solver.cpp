@@ -12,6 +12,7 @@
 #include <ipc/distance/point_triangle.hpp>
 #include <ipc/distance/separation_bounds.hpp>
 #include <ipc/potentials/squared_gap_potentials.hpp>
+#include <ipc/potentials/stencil_assembly.hpp>
 
 #include <tsl/robin_map.h>
 
@@ -19,7 +20,6 @@
 #include <array>
 #include <chrono>
 #include <cmath>
-#include <cstdint>
 #include <limits>
 #include <map>
 #include <numeric>
@@ -139,8 +139,7 @@ struct RepulsionSimulator::Impl {
     std::vector<const ScriptedMotion*> motion; // per vertex, null unless scripted
     Eigen::MatrixXd start;                     // initial positions (scripted motions use them)
     std::vector<double> margin;                // per obstacle
-    std::vector<std::vector<Index>> element_groups; // see group_elements
-    std::vector<Index> ungrouped_elements;
+    StencilAssembly elastic; // the elements, coloured for the gradient's scatter
     CollisionStepObserver observer;
     RepulsionStepStats* stats = nullptr;
 
@@ -204,7 +203,7 @@ struct RepulsionSimulator::Impl {
             }
         }
         rings = RingExclusion(n, E, p.ring_exclusion);
-        group_elements();
+        elastic = StencilAssembly(n, model.num_elements(), [&](Index k) { return model.element_vertices(k); });
         held = model.held();
         motion.assign(std::size_t(n), nullptr);
         for (const auto& s : model.scripted) {
@@ -667,62 +666,13 @@ struct RepulsionSimulator::Impl {
     // -----------------------------------------------------------------
     // Dynamics
 
-    /// Elastic gradient at y (n x 3). The element groups are scattered one
-    /// after the other, each in parallel (its elements share no vertex), so
-    /// every vertex sums its elements in the same order for any number of
-    /// threads and the result does not depend on it.
+    /// Elastic gradient at y (n x 3), scattered by the library's coloured
+    /// assembly: the same sums in the same order for any number of threads.
     Eigen::MatrixXd elastic_gradient(const Eigen::MatrixXd& y) const
     {
-        Eigen::MatrixXd G = Eigen::MatrixXd::Zero(y.rows(), 3);
-        const auto add = [&](Index k) {
-            Vector<double, 12> local;
-            const StencilVertices s = model.element_vertices(k);
-            model.element_gradient(k, y, local);
-            for (int a = 0; a < s.size; ++a) {
-                G.row(s.vertices[std::size_t(a)]) += local.segment<3>(3 * a).transpose();
-            }
-        };
-        for (const std::vector<Index>& group : element_groups) {
-            if (group.size() > 1000) {
-                parallel_for(0, std::ptrdiff_t(group.size()), [&](std::ptrdiff_t i) { add(group[std::size_t(i)]); });
-            } else {
-                std::for_each(group.begin(), group.end(), add);
-            }
-        }
-        std::for_each(ungrouped_elements.begin(), ungrouped_elements.end(), add);
-        return G;
-    }
-
-    /// Greedy grouping of the elements into at most 64 groups in which no
-    /// two elements share a vertex; an element that fits none of them (a
-    /// vertex in more than 64 elements) is scattered serially.
-    void group_elements()
-    {
-        constexpr int groups = 64;
-        element_groups.assign(groups, {});
-        std::vector<std::uint64_t> taken(std::size_t(x.rows()), 0);
-        for (Index k = 0; k < model.num_elements(); ++k) {
-            const StencilVertices s = model.element_vertices(k);
-            std::uint64_t used = 0;
-            for (int a = 0; a < s.size; ++a) {
-                used |= taken[std::size_t(s.vertices[std::size_t(a)])];
-            }
-            int g = 0;
-            while (g < groups && (used >> g & 1u)) {
-                ++g;
-            }
-            if (g == groups) {
-                ungrouped_elements.push_back(k);
-                continue;
-            }
-            element_groups[std::size_t(g)].push_back(k);
-            for (int a = 0; a < s.size; ++a) {
-                taken[std::size_t(s.vertices[std::size_t(a)])] |= std::uint64_t(1) << g;
-            }
-        }
-        element_groups.erase(std::remove_if(element_groups.begin(), element_groups.end(),
-                                 [](const std::vector<Index>& group) { return group.empty(); }),
-            element_groups.end());
+        const Eigen::VectorXd g
+            = elastic.gradient([&](Index k, Vector<double, 12>& out) { model.element_gradient(k, y, out); });
+        return Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, 3, Eigen::RowMajor>>(g.data(), y.rows(), 3);
     }
 
     /// Jacobi preconditioner: M / h^2 + sigma M plus, for each degree of

@@ -232,9 +232,9 @@ TEST_CASE("Repulsion: the soft phase certifies the collision steps of a heap in 
     // the penalty pushes pairs out farther than one collision step may move;
     // before the soft phase projected onto the certified ball and iterated
     // to its margin, it certified 1,718 of the first 2,340 steps (all of the
-    // first 20 time steps, 158 of the 720 in the next 10). Time step 34 is
-    // where the dynamics ran away (y not finite) before they restarted from
-    // x[k]: its collision steps were lost, 2,815 of 2,886 certified (97.5%).
+    // first 20 time steps, 158 of the 720 in the next 10). Before runaway
+    // dynamics restarted from x[k], time step 34 ran away (y not finite)
+    // and its collision steps were lost: 2,815 of 2,886 certified (97.5%).
     const RepulsionScene setup = repulsion_scene(make_scene("pile"), false);
     RepulsionSimulator sim(setup.model, setup.parameters);
     int soft = 0, total = 0;
