@@ -134,6 +134,7 @@ RepulsionScene repulsion_scene(const Scene& scene, bool paper, double rest_edge,
     p.rest_edge = rest_edge > 0 ? rest_edge : choose_rest_edge(scene, paper ? 5e4 : 1e3);
     p.dt = dt > 0 ? dt : std::min(0.01, scene.physics.dt);
     p.friction = scene.physics.friction;
+    p.self_friction = scene.physics.friction;
     const bool has_obstacle_mesh
         = std::find(m.kind.begin(), m.kind.end(), VertexKind::obstacle) != m.kind.end();
     require(!has_obstacle_mesh || !scene.shapes.empty(), "repulsion: scene ", scene.name,

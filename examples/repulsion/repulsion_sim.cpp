@@ -124,6 +124,7 @@ Json repulsion_report(const std::string& scene, const std::string& size, const R
         { "init_pieces", p.init_pieces },
         { "sigma", json_number(p.sigma) },
         { "mu", json_number(p.friction) },
+        { "self_mu", json_number(p.self_friction) },
         { "vertices", static_cast<long long>(setup.model.num_vertices()) },
     };
     Json notes = Json::array();
@@ -153,6 +154,7 @@ Json repulsion_report(const std::string& scene, const std::string& size, const R
             { "dynamics_restarts", s.dynamics_restarts },
             { "guard_pairs", s.guard_pairs },
             { "guard_rejections", s.guard_rejections },
+            { "friction_pairs", s.friction_pairs },
             { "kinetic_energy", json_number(s.kinetic_energy) },
             { "mean_speed", json_number(s.mean_speed) },
             { "seconds", json_number(s.seconds) },
@@ -161,6 +163,7 @@ Json repulsion_report(const std::string& scene, const std::string& size, const R
             { "seconds_soft", json_number(s.seconds_soft) },
             { "seconds_hard", json_number(s.seconds_hard) },
             { "seconds_guard", json_number(s.seconds_guard) },
+            { "seconds_friction", json_number(s.seconds_friction) },
         });
     }
     report["steps"] = std::move(list);
@@ -256,9 +259,9 @@ int main(int argc, char** argv)
         const std::string picture = out + "/last_frame.png";
         const RepulsionParameters& p = setup.parameters;
         fmt::print("scene {} ({}): {} vertices, h = {} s, L_ref = {:.4g} m, L = {:.4g} m, B = {:.4g} m, D = {:.3g} m, "
-                   "friction = {}, smoothing {}\n",
+                   "friction = {} (obstacles) / {} (self), smoothing {}\n",
             scene.name, scene_size_label(o), setup.model.num_vertices(), p.dt, p.rest_edge, p.max_edge(), p.separation(),
-            p.displacement_cap(), p.friction, p.init_pieces > 0 ? "on" : "off");
+            p.displacement_cap(), p.friction, p.self_friction, p.init_pieces > 0 ? "on" : "off");
         for (const auto& note : setup.notes) {
             fmt::print("note: {}\n", note);
         }

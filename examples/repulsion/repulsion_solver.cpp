@@ -40,6 +40,7 @@ namespace {
     struct GuardPair {
         bool point_triangle;
         std::array<Index, 4> vertices; // (p, t0, t1, t2) or (a0, a1, b0, b1)
+        double floor2 = 0;             // the squared distance it keeps in this collision step (m^2)
         bool operator<(const GuardPair& o) const
         {
             return std::tie(point_triangle, vertices) < std::tie(o.point_triangle, o.vertices);
@@ -115,6 +116,8 @@ void RepulsionParameters::validate() const
     require(chebyshev_rho >= 0 && chebyshev_rho < 1, "repulsion: Chebyshev rho ", chebyshev_rho, " must lie in [0, 1)");
     require(std::isfinite(air_damping) && air_damping >= 0, "repulsion: air damping must be >= 0");
     require(std::isfinite(friction) && friction >= 0, "repulsion: friction ", friction, " must be >= 0");
+    require(std::isfinite(self_friction) && self_friction >= 0, "repulsion: self-friction ", self_friction,
+        " must be >= 0");
     require(std::isfinite(soft_stiffness) && soft_stiffness > 0 && std::isfinite(obstacle_stiffness)
             && obstacle_stiffness > 0 && std::isfinite(barrier_stiffness)
             && barrier_stiffness > 0,
@@ -122,6 +125,8 @@ void RepulsionParameters::validate() const
     require(hard_initial_step > 0 && std::isfinite(hard_initial_step), "repulsion: hard initial step must be positive");
     require(ring_exclusion >= 1, "repulsion: ring exclusion ", ring_exclusion, " must be >= 1");
     require(guard_angle >= 0 && guard_angle <= 3.2, "repulsion: guard angle ", guard_angle, " must lie in [0, pi]");
+    require(guard_gap_factor > 0 && guard_gap_factor <= 0.25, "repulsion: guard gap factor ", guard_gap_factor,
+        " must lie in (0, 0.25]");
     for (const auto& o : obstacles) {
         check_obstacle(o);
     }
@@ -145,6 +150,7 @@ struct RepulsionSimulator::Impl {
 
     // Derived constants.
     double L2 = 0, sep2 = 0, cont2 = 0, eps = 0, eps_cond = 0, rho = 0, mu = 0, band = 0;
+    double guard_band = 0, guard_rho = 0; // guard pairs: penalty band (m^2) and stiffness (1/m^2)
 
     Impl(Model m, RepulsionParameters params)
         : model(std::move(m))
@@ -169,6 +175,10 @@ struct RepulsionSimulator::Impl {
         rho = p.soft_stiffness / L2;
         mu = p.barrier_stiffness * L2;
         band = p.obstacle_band();
+        // Guard pairs are repelled within 2 g (c = d^2 - g^2 < 3 g^2); their
+        // stiffness is scaled to that band as rho is to L.
+        guard_band = 3 * p.guard_gap() * p.guard_gap();
+        guard_rho = p.soft_stiffness / (p.guard_gap() * p.guard_gap());
 
         std::vector<Eigen::Vector3i> faces;
         std::vector<std::pair<Index, Index>> edges;
@@ -286,8 +296,9 @@ struct RepulsionSimulator::Impl {
                 return;
             }
             const Eigen::Vector3d q = row3(x0, u);
-            if (point_triangle_distance_squared(q, row3(x0, F(f, 0)), row3(x0, F(f, 1)), row3(x0, F(f, 2))) < reach2) {
-                guard.push_back({ true, { u, F(f, 0), F(f, 1), F(f, 2) } });
+            const double d2 = point_triangle_distance_squared(q, row3(x0, F(f, 0)), row3(x0, F(f, 1)), row3(x0, F(f, 2)));
+            if (d2 < reach2) {
+                guard.push_back({ true, { u, F(f, 0), F(f, 1), F(f, 2) }, d2 });
             }
         };
         const auto add_edge_edge = [&](Index a, Index b) {
@@ -299,8 +310,9 @@ struct RepulsionSimulator::Impl {
                 std::swap(a0, b0);
                 std::swap(a1, b1);
             }
-            if (edge_edge_distance_squared(row3(x0, a0), row3(x0, a1), row3(x0, b0), row3(x0, b1)) < reach2) {
-                guard.push_back({ false, { a0, a1, b0, b1 } });
+            const double d2 = edge_edge_distance_squared(row3(x0, a0), row3(x0, a1), row3(x0, b0), row3(x0, b1));
+            if (d2 < reach2) {
+                guard.push_back({ false, { a0, a1, b0, b1 }, d2 });
             }
         };
         for (Index w = 0; w < x0.rows(); ++w) {
@@ -325,6 +337,13 @@ struct RepulsionSimulator::Impl {
         }
         std::sort(guard.begin(), guard.end());
         guard.erase(std::unique(guard.begin(), guard.end()), guard.end());
+        // The floor: the gap g, or half the pair's distance where it is
+        // already closer (it may not close further than that, and the
+        // penalties push it back out). floor2 held the squared distance.
+        const double g2 = p.guard_gap() * p.guard_gap();
+        for (GuardPair& pair : guard) {
+            pair.floor2 = std::min(g2, 0.25 * pair.floor2);
+        }
         return guard;
     }
 
@@ -377,6 +396,30 @@ struct RepulsionSimulator::Impl {
     double contact_value(const Eigen::MatrixXd& y, const std::pair<Index, std::size_t>& k) const
     {
         return signed_distance(p.obstacles[k.second], row3(y, k.first)) - margin[k.second];
+    }
+
+    /// Squared distance of a guard pair at y (m^2).
+    double guard_distance_squared(const Eigen::MatrixXd& y, const GuardPair& g) const
+    {
+        const auto& q = g.vertices;
+        return g.point_triangle
+            ? point_triangle_distance_squared(row3(y, q[0]), row3(y, q[1]), row3(y, q[2]), row3(y, q[3]))
+            : edge_edge_distance_squared(row3(y, q[0]), row3(y, q[1]), row3(y, q[2]), row3(y, q[3]));
+    }
+    /// Its gradient, per vertex of the pair (rows 3k..3k+2: vertices[k]).
+    Vector<double, 12> guard_distance_squared_gradient(const Eigen::MatrixXd& y, const GuardPair& g) const
+    {
+        const auto& q = g.vertices;
+        return g.point_triangle
+            ? point_triangle_distance_squared_gradient(row3(y, q[0]), row3(y, q[1]), row3(y, q[2]), row3(y, q[3]))
+            : edge_edge_distance_squared_gradient(row3(y, q[0]), row3(y, q[1]), row3(y, q[2]), row3(y, q[3]));
+    }
+    /// Adds scale * gradient to G.
+    static void scatter(const GuardPair& g, const Vector<double, 12>& gradient, double scale, Eigen::MatrixXd& G)
+    {
+        for (int k = 0; k < 4; ++k) {
+            G.row(g.vertices[std::size_t(k)]) += scale * gradient.segment<3>(3 * k).transpose();
+        }
     }
 
     /// Adds scale * grad c of a pair (edge: sign-flipped) to G.
@@ -433,22 +476,31 @@ struct RepulsionSimulator::Impl {
             }
         }
         const auto guard_start = Clock::now();
-        const bool guard_ok = guard_holds(from, to, c);
+        const bool guard_ok = guard_holds(from, to, c, margin_value);
         if (stats) {
             stats->seconds_guard += seconds_since(guard_start);
         }
         return guard_ok ? Verdict::accept : Verdict::reject_by_guard;
     }
 
-    bool guard_holds(const Eigen::MatrixXd& from, const Eigen::MatrixXd& to, const ConstraintSet& c) const
+    /// Every guard pair keeps its floor: at the end, with the margin as for
+    /// the other constraints, and along the segment (additive CCD with the
+    /// floor as its minimum distance).
+    bool guard_holds(const Eigen::MatrixXd& from, const Eigen::MatrixXd& to, const ConstraintSet& c,
+        double margin_value) const
     {
         for (const auto& g : c.guard) {
+            const double value = guard_distance_squared(to, g) - g.floor2;
+            if (!(margin_value > 0 ? value >= margin_value : value > 0)) {
+                return false;
+            }
             const auto& q = g.vertices;
+            const double floor = std::sqrt(g.floor2);
             const CCDResult r = g.point_triangle
                 ? additive_point_triangle_ccd<double>(row3(from, q[0]), row3(from, q[1]), row3(from, q[2]),
-                    row3(from, q[3]), row3(to, q[0]), row3(to, q[1]), row3(to, q[2]), row3(to, q[3]))
+                    row3(from, q[3]), row3(to, q[0]), row3(to, q[1]), row3(to, q[2]), row3(to, q[3]), floor)
                 : additive_edge_edge_ccd<double>(row3(from, q[0]), row3(from, q[1]), row3(from, q[2]),
-                    row3(from, q[3]), row3(to, q[0]), row3(to, q[1]), row3(to, q[2]), row3(to, q[3]));
+                    row3(from, q[3]), row3(to, q[0]), row3(to, q[1]), row3(to, q[2]), row3(to, q[3]), floor);
             if (r.status != CCDStatus::no_hit) {
                 return false;
             }
@@ -505,6 +557,17 @@ struct RepulsionSimulator::Impl {
             for (Index e = 0; e < E.rows(); ++e) {
                 pair_term(E(e, 0), E(e, 1), edge_value(y, e), -1.0);
             }
+            for (const auto& g : c.guard) {
+                const double value = guard_distance_squared(y, g) - g.floor2;
+                short_of_margin = short_of_margin || value < eps_cond;
+                if (value < guard_band) {
+                    const Vector<double, 12> gradient = guard_distance_squared_gradient(y, g);
+                    scatter(g, gradient, -guard_rho * -squared_hinge_penalty_derivative(value, guard_band), G);
+                    for (int k = 0; k < 4; ++k) {
+                        diagonal[g.vertices[std::size_t(k)]] += guard_rho * gradient.segment<3>(3 * k).squaredNorm();
+                    }
+                }
+            }
             for (const auto& k : c.contacts) {
                 const double value = contact_value(y, k);
                 short_of_margin = short_of_margin || value < contact_margin;
@@ -548,6 +611,9 @@ struct RepulsionSimulator::Impl {
         for (const auto& k : c.contacts) {
             energy += mu * clamped_cubic_log_barrier(contact_value(y, k), band);
         }
+        for (const auto& g : c.guard) {
+            energy += mu * clamped_cubic_log_barrier(guard_distance_squared(y, g) - g.floor2, guard_band);
+        }
         return energy;
     }
 
@@ -571,6 +637,13 @@ struct RepulsionSimulator::Impl {
             if (value < band) {
                 G.row(k.first) += mu * clamped_cubic_log_barrier_derivative(value, band)
                     * signed_distance_gradient(p.obstacles[k.second], row3(y, k.first)).transpose();
+            }
+        }
+        for (const auto& g : c.guard) {
+            const double value = guard_distance_squared(y, g) - g.floor2;
+            if (value < guard_band) {
+                scatter(g, guard_distance_squared_gradient(y, g),
+                    mu * clamped_cubic_log_barrier_derivative(value, guard_band), G);
             }
         }
         for (Index u = 0; u < y.rows(); ++u) {
@@ -790,7 +863,7 @@ struct RepulsionSimulator::Impl {
         }
 
         // K alternating dynamics and collision steps.
-        Eigen::MatrixXd y = y_bar, y_previous = y_bar;
+        Eigen::MatrixXd y = y_bar, y_previous = y_bar, x_coupled = xk;
         double omega = 1;
         int chebyshev = 0;
         const double rho2 = p.chebyshev_rho * p.chebyshev_rho;
@@ -840,6 +913,9 @@ struct RepulsionSimulator::Impl {
                 const double length = d.norm();
                 x_init.row(u) += length > D ? (D / length) * d : d;
             }
+            if (k + 1 == p.collision_steps) {
+                x_coupled = xk; // the certified state the last dynamics iterate was coupled to
+            }
             xk = collision_step(xk, x_init, s);
         }
 
@@ -873,6 +949,9 @@ struct RepulsionSimulator::Impl {
                 velocity.row(u) = (scripted_position(u, t + h) - scripted_position(u, t)).transpose() / h;
             }
         }
+        clock = Clock::now();
+        self_friction(xk, x_coupled, y, velocity, s);
+        s.seconds_friction = seconds_since(clock);
         x = xk;
         v = velocity;
         t += h;
@@ -880,6 +959,141 @@ struct RepulsionSimulator::Impl {
         s.seconds = seconds_since(step_clock);
         stats = nullptr;
         return s;
+    }
+
+    /// Area-weighted vertex normals of the cloth at y (unit, or zero where
+    /// every incident triangle is degenerate).
+    Eigen::MatrixXd vertex_normals(const Eigen::MatrixXd& y) const
+    {
+        Eigen::MatrixXd N = Eigen::MatrixXd::Zero(y.rows(), 3);
+        for (Index f = 0; f < F.rows(); ++f) {
+            const Eigen::Vector3d a = row3(y, F(f, 0));
+            const Eigen::RowVector3d area = (row3(y, F(f, 1)) - a).cross(row3(y, F(f, 2)) - a).transpose();
+            for (int k = 0; k < 3; ++k) {
+                N.row(F(f, k)) += area;
+            }
+        }
+        for (Index u = 0; u < N.rows(); ++u) {
+            const double length = N.row(u).norm();
+            if (length > 0) {
+                N.row(u) /= length;
+            }
+        }
+        return N;
+    }
+
+    /// Self-friction (the paper's Sec. 7 ties colliding vertices with
+    /// springs; this is the same Coulomb law at the velocity level, like the
+    /// obstacle friction above).
+    ///
+    /// Normal forces. The collisions act on the dynamics only through the
+    /// coupling spring, so at the end of a time step the contact force on a
+    /// free vertex u is f_u = sigma m_u (x_u - y_u), with x the certified
+    /// state the last dynamics iterate y was coupled to. It is split over
+    /// the vertex pairs that can touch (within the collection radius, more
+    /// than ring_exclusion rings apart) and the obstacle contacts as
+    /// lambda >= 0 minimising sum_u |f_u - sum_k lambda_k n_k(u)|^2 (projected
+    /// Gauss-Seidel, a fixed number of sweeps in a fixed order). Solving for
+    /// all vertices together gives each layer of a stack the weight of every
+    /// layer above it, which no per-vertex split can. A pair's axis n is the
+    /// mean of its two vertex normals (the paper's cone axis), oriented from
+    /// j to i; the pair direction where those normals are not across the gap.
+    ///
+    /// Friction. Each pair in a fixed order removes relative tangential
+    /// velocity up to the impulse mu lambda h, shared by inverse mass (held
+    /// vertices do not move), so momentum is conserved and a pair can stop
+    /// sliding but never reverse it.
+    void self_friction(const Eigen::MatrixXd& x_end, const Eigen::MatrixXd& x_coupled, const Eigen::MatrixXd& y,
+        Eigen::MatrixXd& velocity, RepulsionStepStats& s) const
+    {
+        if (!(p.self_friction > 0)) {
+            return;
+        }
+        const double radius = std::sqrt(sep2) + 2 * p.step_bound();
+        const auto near = vertex_pairs_within_radius(x_end, radius, rings);
+        if (near.empty()) {
+            return;
+        }
+        const Eigen::MatrixXd N = vertex_normals(x_end);
+        struct Contact {
+            Index i, j; // j < 0: an obstacle contact of vertex i
+            Eigen::Vector3d n;
+            double lambda = 0;
+        };
+        std::vector<Contact> contacts;
+        contacts.reserve(near.size());
+        for (const auto& [i, j] : near) {
+            Eigen::Vector3d d = row3(x_end, i) - row3(x_end, j);
+            const double distance = d.norm();
+            if (!(distance > 0)) {
+                continue;
+            }
+            d /= distance;
+            const Eigen::Vector3d ni = N.row(i).transpose(), nj = N.row(j).transpose();
+            Eigen::Vector3d axis = ni + (ni.dot(nj) >= 0 ? nj : Eigen::Vector3d(-nj));
+            axis = axis.dot(d) >= 0 ? axis : Eigen::Vector3d(-axis);
+            const double length = axis.norm();
+            contacts.push_back({ i, j, length > 0 && axis.dot(d) >= 0.5 * length ? Eigen::Vector3d(axis / length) : d });
+        }
+        for (std::size_t o = 0; o < p.obstacles.size(); ++o) {
+            for (Index u = 0; u < x_end.rows(); ++u) {
+                if (!held[std::size_t(u)] && signed_distance(p.obstacles[o], row3(x_end, u)) < margin[o] + band) {
+                    contacts.push_back({ u, -1, signed_distance_gradient(p.obstacles[o], row3(x_end, u)) });
+                }
+            }
+        }
+        Eigen::MatrixXd residual = Eigen::MatrixXd::Zero(x_end.rows(), 3);
+        for (Index u = 0; u < x_end.rows(); ++u) {
+            if (!held[std::size_t(u)]) {
+                residual.row(u) = p.sigma * model.mass[u] * (x_coupled.row(u) - y.row(u));
+            }
+        }
+        const auto is_free = [&](Index u) { return u >= 0 && !held[std::size_t(u)]; };
+        for (int sweep = 0; sweep < 40; ++sweep) {
+            for (Contact& k : contacts) {
+                double numerator = 0, count = 0;
+                if (is_free(k.i)) {
+                    numerator += residual.row(k.i).dot(k.n.transpose());
+                    ++count;
+                }
+                if (is_free(k.j)) {
+                    numerator -= residual.row(k.j).dot(k.n.transpose());
+                    ++count;
+                }
+                if (count == 0) {
+                    continue;
+                }
+                const double lambda = std::max(0.0, k.lambda + numerator / count);
+                const Eigen::RowVector3d change = (lambda - k.lambda) * k.n.transpose();
+                k.lambda = lambda;
+                if (is_free(k.i)) {
+                    residual.row(k.i) -= change;
+                }
+                if (is_free(k.j)) {
+                    residual.row(k.j) += change;
+                }
+            }
+        }
+        for (const Contact& k : contacts) {
+            if (k.j < 0 || !(k.lambda > 0)) {
+                continue;
+            }
+            const double wi = is_free(k.i) ? 1 / model.mass[k.i] : 0, wj = is_free(k.j) ? 1 / model.mass[k.j] : 0;
+            if (!(wi + wj > 0)) {
+                continue;
+            }
+            const Eigen::Vector3d relative = (velocity.row(k.i) - velocity.row(k.j)).transpose();
+            const Eigen::Vector3d tangential = relative - relative.dot(k.n) * k.n;
+            const double speed = tangential.norm();
+            if (!(speed > 0)) {
+                continue;
+            }
+            const double impulse = std::min(speed / (wi + wj), p.self_friction * k.lambda * p.dt);
+            const Eigen::RowVector3d direction = (tangential / speed).transpose();
+            velocity.row(k.i) -= wi * impulse * direction;
+            velocity.row(k.j) += wj * impulse * direction;
+            ++s.friction_pairs;
+        }
     }
 
     /// The honest figures of the state x.

@@ -40,9 +40,14 @@
 ///   Sec. 8.3), so the lemmas say nothing about nearby triangles folding
 ///   through each other. Where a hinge of the cloth bends more than
 ///   guard_angle, the point-triangle and edge-edge pairs around it that
-///   involve an unrepelled vertex pair are tested with the library's
-///   additive CCD, and a step is accepted only when none of them comes
-///   into contact.
+///   involve an unrepelled vertex pair become constraints of the collision
+///   step: each keeps a distance g = guard_gap_factor L (or half its
+///   distance when it is already closer), repelled within 2 g by both
+///   phases, and a step is accepted only when the library's additive CCD
+///   finds none of them closer than that along the step. Without the
+///   repulsion a folding pair closed geometrically (the CCD lets it cover
+///   most of its gap each step) until it touched, and then every step was
+///   rejected.
 /// - Obstacles are signed-distance shapes. A cloth vertex must keep
 ///   phi >= m; with edges at most L, m = sqrt(R^2 + L^2/3) - R (R the
 ///   smallest curvature radius of the shape) keeps every cloth triangle
@@ -51,7 +56,13 @@
 ///   segment is checked with ipc::segment_clear_of_obstacle.
 /// - Obstacle friction is Coulomb's law at the velocity level: the normal
 ///   impulse the obstacle applied during the step bounds how much
-///   tangential velocity it removes. Self-friction is not modelled.
+///   tangential velocity it removes.
+/// - Self-friction is Coulomb's law at the velocity level too (the paper
+///   ties colliding vertices with springs). Each vertex pair's normal force
+///   comes from the coupling spring: sigma M (x - y) is the force the
+///   collisions put on the dynamics, split over the pairs and obstacle
+///   contacts by non-negative least squares, so that a stack's lower layers
+///   carry the layers above them.
 /// - One resolution level (no multigrid), no adaptive embedded samples.
 ///
 /// Units: metres, kilograms, seconds. Constraint values c of vertex pairs
@@ -88,12 +99,14 @@ struct RepulsionParameters {
     double chebyshev_rho = 0.9;       ///< spectral radius estimate of the Chebyshev acceleration
     double air_damping = 0.1;         ///< velocity decay rate (1/s)
     double friction = 0;              ///< Coulomb coefficient against obstacles
+    double self_friction = 0;         ///< Coulomb coefficient between cloth vertices
     double soft_stiffness = 10;       ///< rho L^2 (dimensionless) for vertex pairs and edges
     double obstacle_stiffness = 100;  ///< rho of obstacle penalties (dimensionless; 10 left 5% of soft phases short)
     double barrier_stiffness = 1e-3;  ///< mu / L^2 (dimensionless) of the hard phase
     double hard_initial_step = 0.1;   ///< alpha_0 of the hard phase's backtracking
     int ring_exclusion = 2;           ///< pairs within this many rings are not repelled
     double guard_angle = 1.0;         ///< hinge bend (radians) above which the local guard runs
+    double guard_gap_factor = 0.05;   ///< g / L: the distance local guard pairs keep
     std::vector<ipc::SdfObstacle> obstacles; ///< static bodies the cloth stays outside
 
     /// L: the largest edge length allowed (m).
@@ -117,6 +130,8 @@ struct RepulsionParameters {
     double step_bound() const;
     /// m: the distance a cloth vertex keeps from obstacle o (m).
     double obstacle_margin(std::size_t o) const;
+    /// g: the distance the guard's point-triangle and edge-edge pairs keep (m).
+    double guard_gap() const { return guard_gap_factor * max_edge(); }
     /// The band of obstacle penalties, in metres.
     double obstacle_band() const { return 2 * displacement_cap(); }
 
@@ -127,7 +142,8 @@ struct RepulsionParameters {
 /// What one time step did.
 struct RepulsionStepStats {
     double seconds = 0;
-    double seconds_dynamics = 0, seconds_collect = 0, seconds_soft = 0, seconds_hard = 0, seconds_guard = 0;
+    double seconds_dynamics = 0, seconds_collect = 0, seconds_soft = 0, seconds_hard = 0, seconds_guard = 0,
+           seconds_friction = 0;
     int collision_steps = 0;      ///< including the initialisation pieces
     int soft_successes = 0;       ///< collision steps the soft phase certified
     int hard_iterations = 0;      ///< accepted hard-phase iterations
@@ -136,6 +152,7 @@ struct RepulsionStepStats {
     std::size_t contacts = 0;     ///< pairs and obstacle constraints inside their band at the end
     std::size_t guard_pairs = 0;  ///< local pairs the guard tested, summed over collision steps
     int guard_rejections = 0;     ///< candidate steps the guard alone rejected
+    std::size_t friction_pairs = 0; ///< vertex pairs whose self-friction impulse acted
     double min_vertex_distance = 0;   ///< over pairs more than ring_exclusion rings apart (m)
     double max_edge_length = 0;       ///< (m)
     double min_obstacle_distance = 0; ///< smallest signed distance of a cloth vertex (m); +inf without obstacles

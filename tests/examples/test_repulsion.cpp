@@ -369,6 +369,101 @@ TEST_CASE("Repulsion: a sheet sliding on the ground slows at mu g", "[examples][
     }
 }
 
+TEST_CASE("Repulsion: a sheet sliding on a held sheet slows at mu g, and drags a free one along",
+    "[examples][repulsion]")
+{
+    // A small sheet rests on a wide one (on the edge of the repulsion band,
+    // where a stack settles) and slides at 1 m/s. Held below, its normal
+    // force is its weight, so self-friction takes mu g h off its speed each
+    // step; mu = 0 leaves it sliding. On a free lower sheet lying on a
+    // frictionless ground, friction moves momentum between the sheets: what
+    // the upper sheet loses, the lower one gains.
+    const double edge = 0.04, ground = 0.003;
+    for (const bool held_below : { true, false }) {
+        for (const double mu : { 0.0, 0.3 }) {
+            CAPTURE(held_below, mu);
+            Scene s;
+            s.name = "slide_on_sheet";
+            const TriangleMesh lower = grid_cloth({ 0, ground, 0 }, 0.8, 0.4, 4, 2);
+            s.model.add_shell(lower.vertices, lower.faces, ShellMaterial {}, 0);
+            const double gap = 0.98 * repulsion_scene(s, false, edge, 0.01).parameters.collection_radius();
+            const TriangleMesh upper = grid_cloth({ -0.2, ground + gap, 0 }, 0.2, 0.2, 2, 2);
+            s.model.add_shell(upper.vertices, upper.faces, ShellMaterial {}, 0);
+            if (!held_below) {
+                s.model.add_analytic_obstacle(ipc::PlaneObstacle { { 0, 0, 0 }, { 0, 1, 0 } }, 1.0);
+            }
+            s.physics.friction = mu;
+            RepulsionScene setup = repulsion_scene(s, false, edge, 0.01);
+            REQUIRE(setup.parameters.self_friction == mu);
+            setup.parameters.friction = 0; // a frictionless ground
+            setup.parameters.air_damping = 0;
+            Model& model = setup.model;
+            std::vector<ipc::Index> top, bottom;
+            for (ipc::Index v = 0; v < model.num_vertices(); ++v) {
+                (model.positions(v, 1) > ground + 0.5 * gap ? top : bottom).push_back(v);
+            }
+            REQUIRE(top.size() > 20);
+            REQUIRE(bottom.size() > 100);
+            for (const ipc::Index v : top) {
+                model.velocities(v, 0) = 1;
+            }
+            for (const ipc::Index v : bottom) {
+                if (held_below) {
+                    model.fix(v);
+                }
+            }
+            const auto momentum = [&](const RepulsionSimulator& sim, const std::vector<ipc::Index>& vertices) {
+                double sum = 0;
+                for (const ipc::Index v : vertices) {
+                    sum += sim.model().mass[v] * sim.velocities()(v, 0);
+                }
+                return sum;
+            };
+            const auto mass = [&](const std::vector<ipc::Index>& vertices) {
+                double sum = 0;
+                for (const ipc::Index v : vertices) {
+                    sum += model.mass[v];
+                }
+                return sum;
+            };
+            RepulsionSimulator sim(model, setup.parameters);
+            const double initial = momentum(sim, top);
+            const int steps = 20;
+            for (int k = 0; k < steps; ++k) {
+                sim.step();
+            }
+            const double slide = momentum(sim, top) / mass(top), dragged = momentum(sim, bottom) / mass(bottom);
+            WARN((held_below ? "held" : "free") << " sheet below, mu " << mu << ": the upper sheet slides at " << slide
+                                                << " m/s, the lower one at " << dragged << " m/s");
+            if (held_below) {
+                CHECK(dragged == 0);
+                if (mu > 0) {
+                    CHECK(slide == Approx(1 - mu * 9.81 * steps * 0.01).margin(0.1));
+                } else {
+                    // The sheet hops over the vertex lattice below (pairs
+                    // enter and leave the band), and each landing costs some
+                    // speed: 0.78 m/s is left after 0.2 s.
+                    CHECK(slide > 0.7);
+                }
+            } else {
+                const double lost = initial - momentum(sim, top), gained = momentum(sim, bottom);
+                if (mu > 0) {
+                    CHECK(slide < 0.6);
+                    CHECK(gained > 0.7 * lost); // the rest is lost as on the held sheet
+                } else {
+                    CHECK(slide > 0.9);
+                    CHECK(std::abs(dragged) < 0.01);
+                }
+            }
+            double lowest_top = std::numeric_limits<double>::infinity();
+            for (const ipc::Index v : top) {
+                lowest_top = std::min(lowest_top, sim.positions()(v, 1));
+            }
+            CHECK(lowest_top > ground);
+        }
+    }
+}
+
 TEST_CASE("Repulsion: the result does not depend on the number of threads", "[examples][repulsion]")
 {
     // About 7,000 cloth vertices, so that the elastic gradient takes its
@@ -408,6 +503,9 @@ TEST_CASE("Repulsion: impossible parameters and infeasible starts are rejected",
     bad = setup.parameters;
     bad.dt = std::nan("");
     CHECK_THROWS_AS(RepulsionSimulator(setup.model, bad), ipc::invalid_argument);
+    bad = setup.parameters;
+    bad.self_friction = -0.1;
+    CHECK_THROWS_WITH(RepulsionSimulator(setup.model, bad), Catch::Contains("self-friction"));
     // A rest edge too short for the mesh: edges start longer than L.
     bad = setup.parameters;
     bad.rest_edge = 0.01;
