@@ -155,6 +155,8 @@ Json repulsion_report(const std::string& scene, const std::string& size, const R
             { "guard_pairs", s.guard_pairs },
             { "guard_rejections", s.guard_rejections },
             { "friction_pairs", s.friction_pairs },
+            { "normal_force_pairs", json_number(s.normal_force_pairs) },
+            { "normal_force_obstacles", json_number(s.normal_force_obstacles) },
             { "kinetic_energy", json_number(s.kinetic_energy) },
             { "mean_speed", json_number(s.mean_speed) },
             { "seconds", json_number(s.seconds) },

@@ -863,7 +863,7 @@ struct RepulsionSimulator::Impl {
         }
 
         // K alternating dynamics and collision steps.
-        Eigen::MatrixXd y = y_bar, y_previous = y_bar, x_coupled = xk;
+        Eigen::MatrixXd y = y_bar, y_previous = y_bar;
         double omega = 1;
         int chebyshev = 0;
         const double rho2 = p.chebyshev_rho * p.chebyshev_rho;
@@ -913,44 +913,19 @@ struct RepulsionSimulator::Impl {
                 const double length = d.norm();
                 x_init.row(u) += length > D ? (D / length) * d : d;
             }
-            if (k + 1 == p.collision_steps) {
-                x_coupled = xk; // the certified state the last dynamics iterate was coupled to
-            }
             xk = collision_step(xk, x_init, s);
         }
 
-        // Velocity, damping, obstacle friction.
+        // Velocity, damping, friction.
         Eigen::MatrixXd velocity = (xk - x_start) / h;
         velocity *= std::max(0.0, 1 - p.air_damping * h);
-        for (Index u = 0; u < n; ++u) {
-            if (held[std::size_t(u)]) {
-                continue;
-            }
-            for (std::size_t o = 0; o < p.obstacles.size(); ++o) {
-                const Eigen::Vector3d q = row3(xk, u);
-                if (signed_distance(p.obstacles[o], q) >= margin[o] + band) {
-                    continue;
-                }
-                const Eigen::Vector3d normal = signed_distance_gradient(p.obstacles[o], q);
-                const Eigen::Vector3d vel = velocity.row(u).transpose();
-                const double predicted = (row3(y_bar, u) - row3(x_start, u)).dot(normal) / h;
-                const double vn = vel.dot(normal);
-                const double impulse = std::max(0.0, vn - predicted); // normal velocity the body added
-                Eigen::Vector3d tangential = vel - vn * normal;
-                const double speed = tangential.norm();
-                if (speed > 0) {
-                    tangential *= std::max(0.0, 1 - p.friction * impulse / speed);
-                }
-                velocity.row(u) = (vn * normal + tangential).transpose();
-            }
-        }
         for (Index u = 0; u < n; ++u) {
             if (held[std::size_t(u)]) {
                 velocity.row(u) = (scripted_position(u, t + h) - scripted_position(u, t)).transpose() / h;
             }
         }
         clock = Clock::now();
-        self_friction(xk, x_coupled, y, velocity, s);
+        friction(xk, y_bar, velocity, s);
         s.seconds_friction = seconds_since(clock);
         x = xk;
         v = velocity;
@@ -982,38 +957,41 @@ struct RepulsionSimulator::Impl {
         return N;
     }
 
-    /// Self-friction (the paper's Sec. 7 ties colliding vertices with
-    /// springs; this is the same Coulomb law at the velocity level, like the
-    /// obstacle friction above).
+    /// Friction against obstacles and between cloth vertices: Coulomb's law
+    /// at the velocity level (the paper's Sec. 7 ties colliding vertices,
+    /// and vertices to bodies, with springs instead).
     ///
-    /// Normal forces. The collisions act on the dynamics only through the
-    /// coupling spring, so at the end of a time step the contact force on a
-    /// free vertex u is f_u = sigma m_u (x_u - y_u), with x the certified
-    /// state the last dynamics iterate y was coupled to. It is split over
-    /// the vertex pairs that can touch (within the collection radius, more
-    /// than ring_exclusion rings apart) and the obstacle contacts as
-    /// lambda >= 0 minimising sum_u |f_u - sum_k lambda_k n_k(u)|^2 (projected
-    /// Gauss-Seidel, a fixed number of sweeps in a fixed order). Solving for
-    /// all vertices together gives each layer of a stack the weight of every
-    /// layer above it, which no per-vertex split can. A pair's axis n is the
-    /// mean of its two vertex normals (the paper's cone axis), oriented from
-    /// j to i; the pair direction where those normals are not across the gap.
+    /// Normal forces. The contact force on a free vertex u is what makes the
+    /// certified end state x an implicit Euler step:
+    /// f_u = m_u (x_u - y_bar_u) / h^2 + grad_u E(x), with y_bar the
+    /// prediction x^t + h v + h^2 g. (The coupling force sigma m (x - y)
+    /// is not it: the inertia of y takes part of the load, and a sheet at
+    /// rest would weigh sigma / (sigma + 1/h^2) = 8/9 of its weight.) It is
+    /// split over the vertex pairs that can touch (within the collection
+    /// radius, more than ring_exclusion rings apart) and the obstacle
+    /// contacts as lambda >= 0 minimising sum_u |f_u - sum_k lambda_k n_k(u)|^2
+    /// (projected Gauss-Seidel, a fixed number of sweeps in a fixed order).
+    /// Solving for all vertices together gives each layer of a stack the
+    /// weight of every layer above it, which no per-vertex split can. A
+    /// pair's axis n is the mean of its two vertex normals (the paper's cone
+    /// axis), oriented from j to i; the pair direction where those normals
+    /// are not across the gap.
     ///
-    /// Friction. Each pair in a fixed order removes relative tangential
-    /// velocity up to the impulse mu lambda h, shared by inverse mass (held
-    /// vertices do not move), so momentum is conserved and a pair can stop
-    /// sliding but never reverse it.
-    void self_friction(const Eigen::MatrixXd& x_end, const Eigen::MatrixXd& x_coupled, const Eigen::MatrixXd& y,
-        Eigen::MatrixXd& velocity, RepulsionStepStats& s) const
+    /// Friction. Each contact in a fixed order removes relative tangential
+    /// velocity up to the impulse mu lambda h (mu: friction for obstacles,
+    /// self_friction for pairs), shared by inverse mass (held vertices and
+    /// obstacles do not move), so a pair conserves momentum, and a contact
+    /// can stop sliding but never reverse it. An obstacle contact uses the
+    /// same lambda: a sheet at the bottom of a stack is held by the weight
+    /// of the whole stack, not only its own.
+    void friction(const Eigen::MatrixXd& x_end, const Eigen::MatrixXd& y_bar, Eigen::MatrixXd& velocity,
+        RepulsionStepStats& s) const
     {
-        if (!(p.self_friction > 0)) {
+        if (!(p.self_friction > 0) && !(p.friction > 0)) {
             return;
         }
         const double radius = std::sqrt(sep2) + 2 * p.step_bound();
         const auto near = vertex_pairs_within_radius(x_end, radius, rings);
-        if (near.empty()) {
-            return;
-        }
         const Eigen::MatrixXd N = vertex_normals(x_end);
         struct Contact {
             Index i, j; // j < 0: an obstacle contact of vertex i
@@ -1042,10 +1020,12 @@ struct RepulsionSimulator::Impl {
                 }
             }
         }
-        Eigen::MatrixXd residual = Eigen::MatrixXd::Zero(x_end.rows(), 3);
+        Eigen::MatrixXd residual = elastic_gradient(x_end);
         for (Index u = 0; u < x_end.rows(); ++u) {
-            if (!held[std::size_t(u)]) {
-                residual.row(u) = p.sigma * model.mass[u] * (x_coupled.row(u) - y.row(u));
+            if (held[std::size_t(u)]) {
+                residual.row(u).setZero();
+            } else {
+                residual.row(u) += model.mass[u] * (x_end.row(u) - y_bar.row(u)) / (p.dt * p.dt);
             }
         }
         const auto is_free = [&](Index u) { return u >= 0 && !held[std::size_t(u)]; };
@@ -1075,24 +1055,33 @@ struct RepulsionSimulator::Impl {
             }
         }
         for (const Contact& k : contacts) {
-            if (k.j < 0 || !(k.lambda > 0)) {
+            (k.j < 0 ? s.normal_force_obstacles : s.normal_force_pairs) += k.lambda;
+        }
+        for (const Contact& k : contacts) {
+            const double mu_k = k.j < 0 ? p.friction : p.self_friction;
+            if (!(k.lambda > 0) || !(mu_k > 0)) {
                 continue;
             }
             const double wi = is_free(k.i) ? 1 / model.mass[k.i] : 0, wj = is_free(k.j) ? 1 / model.mass[k.j] : 0;
             if (!(wi + wj > 0)) {
                 continue;
             }
-            const Eigen::Vector3d relative = (velocity.row(k.i) - velocity.row(k.j)).transpose();
+            Eigen::Vector3d relative = velocity.row(k.i).transpose();
+            if (k.j >= 0) {
+                relative -= velocity.row(k.j).transpose();
+            }
             const Eigen::Vector3d tangential = relative - relative.dot(k.n) * k.n;
             const double speed = tangential.norm();
             if (!(speed > 0)) {
                 continue;
             }
-            const double impulse = std::min(speed / (wi + wj), p.self_friction * k.lambda * p.dt);
+            const double impulse = std::min(speed / (wi + wj), mu_k * k.lambda * p.dt);
             const Eigen::RowVector3d direction = (tangential / speed).transpose();
             velocity.row(k.i) -= wi * impulse * direction;
-            velocity.row(k.j) += wj * impulse * direction;
-            ++s.friction_pairs;
+            if (k.j >= 0) {
+                velocity.row(k.j) += wj * impulse * direction;
+                ++s.friction_pairs;
+            }
         }
     }
 

@@ -54,15 +54,13 @@
 ///   outside the body, not just its vertices (proof in the .cpp). Both
 ///   phases treat phi - m >= 0 as one more constraint, and each accepted
 ///   segment is checked with ipc::segment_clear_of_obstacle.
-/// - Obstacle friction is Coulomb's law at the velocity level: the normal
-///   impulse the obstacle applied during the step bounds how much
-///   tangential velocity it removes.
-/// - Self-friction is Coulomb's law at the velocity level too (the paper
-///   ties colliding vertices with springs). Each vertex pair's normal force
-///   comes from the coupling spring: sigma M (x - y) is the force the
-///   collisions put on the dynamics, split over the pairs and obstacle
-///   contacts by non-negative least squares, so that a stack's lower layers
-///   carry the layers above them.
+/// - Friction, against obstacles and between cloth vertices, is Coulomb's
+///   law at the velocity level (the paper ties vertices to their contacts
+///   with springs). Normal forces come from the coupling spring: sigma
+///   M (x - y) is the force the collisions put on the dynamics, split over
+///   the vertex pairs and obstacle contacts by non-negative least squares,
+///   so that a stack's lower layers, and the body under it, carry the
+///   layers above them.
 /// - One resolution level (no multigrid), no adaptive embedded samples.
 ///
 /// Units: metres, kilograms, seconds. Constraint values c of vertex pairs
@@ -153,6 +151,8 @@ struct RepulsionStepStats {
     std::size_t guard_pairs = 0;  ///< local pairs the guard tested, summed over collision steps
     int guard_rejections = 0;     ///< candidate steps the guard alone rejected
     std::size_t friction_pairs = 0; ///< vertex pairs whose self-friction impulse acted
+    double normal_force_pairs = 0;     ///< sum of the vertex pairs' normal forces lambda (N; 0 without friction)
+    double normal_force_obstacles = 0; ///< sum of the obstacle contacts' normal forces (N; 0 without friction)
     double min_vertex_distance = 0;   ///< over pairs more than ring_exclusion rings apart (m)
     double max_edge_length = 0;       ///< (m)
     double min_obstacle_distance = 0; ///< smallest signed distance of a cloth vertex (m); +inf without obstacles
