@@ -290,53 +290,86 @@ struct RepulsionSimulator::Impl {
             return guard;
         }
         const double reach2 = 4 * step_bound * step_bound;
-        const auto in_face = [&](Index u, Index f) { return F(f, 0) == u || F(f, 1) == u || F(f, 2) == u; };
-        const auto add_point_triangle = [&](Index u, Index f) {
-            if (in_face(u, f)) {
-                return;
-            }
-            const Eigen::Vector3d q = row3(x0, u);
-            const double d2 = point_triangle_distance_squared(q, row3(x0, F(f, 0)), row3(x0, F(f, 1)), row3(x0, F(f, 2)));
-            if (d2 < reach2) {
-                guard.push_back({ true, { u, F(f, 0), F(f, 1), F(f, 2) }, d2 });
-            }
-        };
-        const auto add_edge_edge = [&](Index a, Index b) {
-            Index a0 = E(a, 0), a1 = E(a, 1), b0 = E(b, 0), b1 = E(b, 1);
-            if (a == b || a0 == b0 || a0 == b1 || a1 == b0 || a1 == b1) {
-                return;
-            }
-            if (a > b) {
-                std::swap(a0, b0);
-                std::swap(a1, b1);
-            }
-            const double d2 = edge_edge_distance_squared(row3(x0, a0), row3(x0, a1), row3(x0, b0), row3(x0, b1));
-            if (d2 < reach2) {
-                guard.push_back({ false, { a0, a1, b0, b1 }, d2 });
+        // Each pair is generated once: per point (its candidate triangles)
+        // and per edge (its candidate edges of higher index), with the
+        // duplicates of overlapping rings removed in a short local list.
+        // Rings are symmetric (u is within the rings of w exactly when w is
+        // within the rings of u), so a point p is tested against the
+        // triangles around the rings of p when p is flagged, and against the
+        // triangles of every flagged w within its rings.
+        const auto near_each = [&](Index w, auto&& visit) {
+            visit(w);
+            for (const Index u : rings.ring(w)) {
+                visit(u);
             }
         };
+        std::vector<char> touched(std::size_t(x0.rows()), 0); // flagged, or a flagged vertex within its rings
         for (Index w = 0; w < x0.rows(); ++w) {
-            if (!flagged[std::size_t(w)]) {
+            if (flagged[std::size_t(w)]) {
+                near_each(w, [&](Index u) { touched[std::size_t(u)] = 1; });
+            }
+        }
+        std::vector<Index> candidates;
+        const auto sort_unique = [](std::vector<Index>& v) {
+            std::sort(v.begin(), v.end());
+            v.erase(std::unique(v.begin(), v.end()), v.end());
+        };
+        for (Index u = 0; u < x0.rows(); ++u) {
+            if (!touched[std::size_t(u)]) {
                 continue;
             }
-            std::vector<Index> near = rings.ring(w);
-            near.push_back(w);
-            for (const Index u : near) {
-                for (const Index f : vertex_faces[std::size_t(u)]) {
-                    add_point_triangle(w, f); // w against triangles touching its rings
+            candidates.clear();
+            near_each(u, [&](Index w) {
+                if (flagged[std::size_t(u)]) {
+                    candidates.insert(candidates.end(), vertex_faces[std::size_t(w)].begin(),
+                        vertex_faces[std::size_t(w)].end());
+                } else if (flagged[std::size_t(w)]) {
+                    candidates.insert(candidates.end(), vertex_faces[std::size_t(w)].begin(),
+                        vertex_faces[std::size_t(w)].end());
                 }
-                for (const Index f : vertex_faces[std::size_t(w)]) {
-                    add_point_triangle(u, f); // vertices of its rings against w's triangles
+            });
+            sort_unique(candidates);
+            const Eigen::Vector3d q = row3(x0, u);
+            for (const Index f : candidates) {
+                if (F(f, 0) == u || F(f, 1) == u || F(f, 2) == u) {
+                    continue;
                 }
-                for (const Index a : vertex_edges[std::size_t(w)]) {
-                    for (const Index b : vertex_edges[std::size_t(u)]) {
-                        add_edge_edge(a, b);
-                    }
+                const double d2
+                    = point_triangle_distance_squared(q, row3(x0, F(f, 0)), row3(x0, F(f, 1)), row3(x0, F(f, 2)));
+                if (d2 < reach2) {
+                    guard.push_back({ true, { u, F(f, 0), F(f, 1), F(f, 2) }, d2 });
                 }
             }
         }
-        std::sort(guard.begin(), guard.end());
-        guard.erase(std::unique(guard.begin(), guard.end()), guard.end());
+        // Edge b is a candidate of edge a when a flagged endpoint w of one
+        // has an endpoint of the other within its rings.
+        for (Index a = 0; a < E.rows(); ++a) {
+            const Index a0 = E(a, 0), a1 = E(a, 1);
+            if (!touched[std::size_t(a0)] && !touched[std::size_t(a1)]) {
+                continue;
+            }
+            candidates.clear();
+            for (const Index v : { a0, a1 }) {
+                near_each(v, [&](Index w) {
+                    if (flagged[std::size_t(v)] || flagged[std::size_t(w)]) {
+                        candidates.insert(candidates.end(), vertex_edges[std::size_t(w)].begin(),
+                            vertex_edges[std::size_t(w)].end());
+                    }
+                });
+            }
+            sort_unique(candidates);
+            for (const Index b : candidates) {
+                const Index b0 = E(b, 0), b1 = E(b, 1);
+                if (b <= a || a0 == b0 || a0 == b1 || a1 == b0 || a1 == b1) {
+                    continue;
+                }
+                const double d2 = edge_edge_distance_squared(row3(x0, a0), row3(x0, a1), row3(x0, b0), row3(x0, b1));
+                if (d2 < reach2) {
+                    guard.push_back({ false, { a0, a1, b0, b1 }, d2 });
+                }
+            }
+        }
+        std::sort(guard.begin(), guard.end()); // the order in which the phases sum the pairs
         // The floor: the gap g, or half the pair's distance where it is
         // already closer (it may not close further than that, and the
         // penalties push it back out). floor2 held the squared distance.
