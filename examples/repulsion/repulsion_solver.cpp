@@ -290,6 +290,11 @@ struct RepulsionSimulator::Impl {
             return guard;
         }
         const double reach2 = 4 * step_bound * step_bound;
+        // The floor of a pair: the gap g, or half its distance where it is
+        // already closer (it may not close further than that, and the
+        // penalties push it back out).
+        const double g2 = p.guard_gap() * p.guard_gap();
+        const auto floor2 = [&](double d2) { return std::min(g2, 0.25 * d2); };
         // Each pair is generated once: per point (its candidate triangles)
         // and per edge (its candidate edges of higher index), with the
         // duplicates of overlapping rings removed in a short local list.
@@ -320,10 +325,7 @@ struct RepulsionSimulator::Impl {
             }
             candidates.clear();
             near_each(u, [&](Index w) {
-                if (flagged[std::size_t(u)]) {
-                    candidates.insert(candidates.end(), vertex_faces[std::size_t(w)].begin(),
-                        vertex_faces[std::size_t(w)].end());
-                } else if (flagged[std::size_t(w)]) {
+                if (flagged[std::size_t(u)] || flagged[std::size_t(w)]) {
                     candidates.insert(candidates.end(), vertex_faces[std::size_t(w)].begin(),
                         vertex_faces[std::size_t(w)].end());
                 }
@@ -337,7 +339,7 @@ struct RepulsionSimulator::Impl {
                 const double d2
                     = point_triangle_distance_squared(q, row3(x0, F(f, 0)), row3(x0, F(f, 1)), row3(x0, F(f, 2)));
                 if (d2 < reach2) {
-                    guard.push_back({ true, { u, F(f, 0), F(f, 1), F(f, 2) }, d2 });
+                    guard.push_back({ true, { u, F(f, 0), F(f, 1), F(f, 2) }, floor2(d2) });
                 }
             }
         }
@@ -365,18 +367,11 @@ struct RepulsionSimulator::Impl {
                 }
                 const double d2 = edge_edge_distance_squared(row3(x0, a0), row3(x0, a1), row3(x0, b0), row3(x0, b1));
                 if (d2 < reach2) {
-                    guard.push_back({ false, { a0, a1, b0, b1 }, d2 });
+                    guard.push_back({ false, { a0, a1, b0, b1 }, floor2(d2) });
                 }
             }
         }
         std::sort(guard.begin(), guard.end()); // the order in which the phases sum the pairs
-        // The floor: the gap g, or half the pair's distance where it is
-        // already closer (it may not close further than that, and the
-        // penalties push it back out). floor2 held the squared distance.
-        const double g2 = p.guard_gap() * p.guard_gap();
-        for (GuardPair& pair : guard) {
-            pair.floor2 = std::min(g2, 0.25 * pair.floor2);
-        }
         return guard;
     }
 
@@ -595,7 +590,7 @@ struct RepulsionSimulator::Impl {
                 short_of_margin = short_of_margin || value < eps_cond;
                 if (value < guard_band) {
                     const Vector<double, 12> gradient = guard_distance_squared_gradient(y, g);
-                    scatter(g, gradient, -guard_rho * -squared_hinge_penalty_derivative(value, guard_band), G);
+                    scatter(g, gradient, guard_rho * squared_hinge_penalty_derivative(value, guard_band), G);
                     for (int k = 0; k < 4; ++k) {
                         diagonal[g.vertices[std::size_t(k)]] += guard_rho * gradient.segment<3>(3 * k).squaredNorm();
                     }

@@ -56,11 +56,11 @@
 ///   segment is checked with ipc::segment_clear_of_obstacle.
 /// - Friction, against obstacles and between cloth vertices, is Coulomb's
 ///   law at the velocity level (the paper ties vertices to their contacts
-///   with springs). Normal forces come from the coupling spring: sigma
-///   M (x - y) is the force the collisions put on the dynamics, split over
-///   the vertex pairs and obstacle contacts by non-negative least squares,
-///   so that a stack's lower layers, and the body under it, carry the
-///   layers above them.
+///   with springs). A normal force is what makes the certified state an
+///   implicit Euler step, M (x - y_bar) / h^2 + grad E(x), split over the
+///   vertex pairs and obstacle contacts by non-negative least squares, so
+///   that a stack's lower layers, and the body under it, carry the layers
+///   above them.
 /// - One resolution level (no multigrid), no adaptive embedded samples.
 ///
 /// Units: metres, kilograms, seconds. Constraint values c of vertex pairs
