@@ -6,6 +6,7 @@
 /// matrix's sparsity pattern stays the same, shifts the diagonal when a
 /// factorisation fails, and counts the numeric factorisations.
 
+#include <ipc/core/error.hpp>
 #include <ipc/core/math.hpp>
 #include <ipc/core/parallel.hpp>
 #include <ipc/core/types.hpp>
@@ -52,6 +53,67 @@ public:
     Eigen::VectorXd solve(Eigen::SparseMatrix<double>& H, const Eigen::VectorXd& g)
     {
         [[maybe_unused]] const SerialFactorization serial {};
+        analyse(H);
+        for (int attempt = 0; attempt < 4; ++attempt) {
+            solver_.factorize(H);
+            ++factorizations_;
+            if (solver_.info() == Eigen::Success) {
+                Eigen::VectorXd p = solver_.solve(-g);
+                if (solver_.info() == Eigen::Success && all_finite(p)) {
+                    return p;
+                }
+            }
+            shift_diagonal(H, attempt);
+        }
+        return -g.cwiseQuotient(H.diagonal().cwiseAbs().cwiseMax(1e-12));
+    }
+
+    /// Factorises H for any number of solve(g) calls, with the shifts of
+    /// solve(H, g). Returns false when all four attempts failed; solve(g)
+    /// then returns the diagonally scaled gradient.
+    bool factorize(Eigen::SparseMatrix<double>& H)
+    {
+        [[maybe_unused]] const SerialFactorization serial {};
+        analyse(H);
+        factored_ = false;
+        for (int attempt = 0; attempt < 4 && !factored_; ++attempt) {
+            solver_.factorize(H);
+            ++factorizations_;
+            factored_ = solver_.info() == Eigen::Success;
+            if (!factored_) {
+                shift_diagonal(H, attempt);
+            }
+        }
+        diagonal_ = H.diagonal().cwiseAbs().cwiseMax(1e-12);
+        return factored_;
+    }
+
+    /// Returns p with H p = -g for the H of the last factorize(H) (or the
+    /// diagonally scaled gradient where the factorisation or the solve
+    /// failed).
+    Eigen::VectorXd solve(const Eigen::VectorXd& g)
+    {
+        require(g.size() == diagonal_.size(), "NewtonLinearSolver::solve: gradient of size ", g.size(),
+            " for a factorised matrix of size ", diagonal_.size());
+        if (factored_) {
+            [[maybe_unused]] const SerialFactorization serial {};
+            Eigen::VectorXd p = solver_.solve(-g);
+            if (solver_.info() == Eigen::Success && all_finite(p)) {
+                return p;
+            }
+        }
+        return -g.cwiseQuotient(diagonal_);
+    }
+
+    /// Numeric factorisations since the last reset_count().
+    int factorizations() const { return factorizations_; }
+    /// Starts counting factorisations from zero.
+    void reset_count() { factorizations_ = 0; }
+
+private:
+    /// Runs the symbolic analysis unless H has the pattern analysed last.
+    void analyse(Eigen::SparseMatrix<double>& H)
+    {
         H.makeCompressed();
         const bool same_pattern = H.rows() == analysed_rows_
             && std::equal(H.outerIndexPtr(), H.outerIndexPtr() + H.outerSize() + 1, analysed_outer_.begin(),
@@ -64,29 +126,17 @@ public:
             analysed_outer_.assign(H.outerIndexPtr(), H.outerIndexPtr() + H.outerSize() + 1);
             analysed_inner_.assign(H.innerIndexPtr(), H.innerIndexPtr() + H.nonZeros());
         }
-        for (int attempt = 0; attempt < 4; ++attempt) {
-            solver_.factorize(H);
-            ++factorizations_;
-            if (solver_.info() == Eigen::Success) {
-                Eigen::VectorXd p = solver_.solve(-g);
-                if (solver_.info() == Eigen::Success && all_finite(p)) {
-                    return p;
-                }
-            }
-            const double shift = 1e-8 * std::max(1.0, H.diagonal().cwiseAbs().maxCoeff()) * std::pow(100.0, attempt);
-            for (Index i = 0; i < H.rows(); ++i) {
-                H.coeffRef(i, i) += shift;
-            }
-        }
-        return -g.cwiseQuotient(H.diagonal().cwiseAbs().cwiseMax(1e-12));
     }
 
-    /// Numeric factorisations since the last reset_count().
-    int factorizations() const { return factorizations_; }
-    /// Starts counting factorisations from zero.
-    void reset_count() { factorizations_ = 0; }
+    /// Adds 1e-8 * 100^attempt times the largest diagonal entry (at least 1) to the diagonal.
+    static void shift_diagonal(Eigen::SparseMatrix<double>& H, int attempt)
+    {
+        const double shift = 1e-8 * std::max(1.0, H.diagonal().cwiseAbs().maxCoeff()) * std::pow(100.0, attempt);
+        for (Index i = 0; i < H.rows(); ++i) {
+            H.coeffRef(i, i) += shift;
+        }
+    }
 
-private:
     /// Runs CHOLMOD (analysis, factorisation, solves) on one core: while alive,
     /// OpenMP teams default to one thread (so OpenBLAS's OpenMP build calls
     /// its serial kernels) and fixed-size teams shrink to the idle cores.
@@ -123,6 +173,8 @@ private:
     int factorizations_ = 0;
     Index analysed_rows_ = -1; ///< pattern of the last symbolic analysis
     std::vector<int> analysed_outer_, analysed_inner_;
+    bool factored_ = false;     ///< the last factorize() succeeded
+    Eigen::VectorXd diagonal_;  ///< |diag H| of the last factorize(): the fallback's scaling
 };
 
 } // namespace ipc::examples

@@ -3,6 +3,7 @@
 #include <common/bitmap_font.hpp>
 #include <common/frame_output.hpp>
 #include <common/json_output.hpp>
+#include <common/newton_linear_solver.hpp>
 #include <common/png_output.hpp>
 #include <common/rasterizer.hpp>
 #include <common/scene_builders.hpp>
@@ -394,6 +395,40 @@ TEST_CASE("held vertices become identity rows without changing the free system",
     Eigen::SparseMatrix<double> no_diagonal(6, 6);
     no_diagonal.insert(0, 1) = 1;
     CHECK_THROWS_AS(hold_dofs(no_diagonal, { true, false }), ipc::invalid_argument);
+}
+
+TEST_CASE("a kept factorisation solves like a fresh one, and falls back on the diagonal", "[examples][assembly]")
+{
+    Eigen::MatrixXd A = Eigen::MatrixXd::Random(12, 12);
+    A = A * A.transpose() + 12 * Eigen::MatrixXd::Identity(12, 12);
+    const Eigen::SparseMatrix<double> lower = Eigen::MatrixXd(A.triangularView<Eigen::Lower>()).sparseView();
+    NewtonLinearSolver<Eigen::Lower> kept, fresh;
+    Eigen::SparseMatrix<double> H = lower;
+    CHECK_THROWS_AS(kept.solve(Eigen::VectorXd::Ones(12)), ipc::invalid_argument); // nothing factorised yet
+    REQUIRE(kept.factorize(H));
+    for (int k = 0; k < 3; ++k) {
+        const Eigen::VectorXd g = Eigen::VectorXd::Random(12);
+        const Eigen::VectorXd p = kept.solve(g);
+        CHECK((A * p + g).norm() <= 1e-12 * g.norm() * A.norm());
+        Eigen::SparseMatrix<double> copy = lower;
+        CHECK((p - fresh.solve(copy, g)).norm() <= 1e-14 * p.norm());
+    }
+    CHECK(kept.factorizations() == 1);
+    CHECK_THROWS_AS(kept.solve(Eigen::VectorXd::Ones(5)), ipc::invalid_argument);
+
+    Eigen::SparseMatrix<double> negative = -lower;
+    const Eigen::VectorXd g = Eigen::VectorXd::LinSpaced(12, 1, 12);
+#if defined(IPC_EXAMPLES_HAS_CHOLMOD)
+    // Negative definite: every shifted Cholesky attempt fails, and the step
+    // is the gradient scaled by |diag H| (which keeps the last shift).
+    CHECK_FALSE(kept.factorize(negative));
+    CHECK(kept.factorizations() == 5);
+    CHECK((kept.solve(g) + g.cwiseQuotient(negative.diagonal().cwiseAbs())).norm() <= 1e-15 * g.norm());
+#else
+    // LDL^T factorises an indefinite matrix too.
+    CHECK(kept.factorize(negative));
+    CHECK((-A * kept.solve(g) + g).norm() <= 1e-12 * g.norm() * A.norm());
+#endif
 }
 
 TEST_CASE("frames name each obstacle apart from the bodies and keep every digit", "[examples][output]")
