@@ -228,6 +228,17 @@ RepulsionScene repulsion_scene(const Scene& scene, bool paper, double rest_edge,
     out.frames = int(scene.frames * steps_per_frame);
     out.notes.push_back(fmt::format("cloth remeshed as a uniform lattice of edge {:.4g} m ({} vertices); h = {} s",
         p.rest_edge, out.model.num_vertices(), p.dt));
+    // Held vertices carry the cloth's weight, or drive it, through the
+    // membrane. Jacobi descent spreads their pull a few vertices per
+    // iteration, so at paper size the cloth near them stretches to the cap
+    // and the rest lags (hanging_cloth at 50K vertices froze): there the
+    // dynamics take factored Newton steps.
+    const std::vector<bool> held = out.model.held();
+    if (paper && std::find(held.begin(), held.end(), true) != held.end()) {
+        p.dynamics = RepulsionDynamics::factored;
+        out.notes.push_back("held vertices at paper size: dynamics by factored Newton steps (--dynamics chebyshev for "
+                            "the paper's Jacobi descent)");
+    }
     return out;
 }
 

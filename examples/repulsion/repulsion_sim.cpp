@@ -6,7 +6,7 @@
 //
 //   repulsion_sim --scene NAME [--size small|paper] [--frames N] [--dt H]
 //                 [--out DIR] [--json FILE] [--threads N]
-//                 [--rest-edge L] [--no-smoothing]
+//                 [--rest-edge L] [--no-smoothing] [--dynamics chebyshev|factored]
 //   repulsion_sim --scene-file SCENE.json [...]   (a scene with cloth; docs/scene-files.md)
 //   repulsion_sim ... --dump-scene OUT.json       (write the scene, do not run it)
 //   repulsion_sim --list-scenes
@@ -121,6 +121,8 @@ Json repulsion_report(const std::string& scene, const std::string& size, const R
         { "slack", json_number(p.slack()) },
         { "collection_radius", json_number(p.collection_radius()) },
         { "collision_steps", p.collision_steps },
+        { "dynamics", p.dynamics == RepulsionDynamics::factored ? "factored" : "chebyshev" },
+        { "dynamics_iterations", p.dynamics_iterations_per_step() },
         { "init_pieces", p.init_pieces },
         { "sigma", json_number(p.sigma) },
         { "mu", json_number(p.friction) },
@@ -151,6 +153,7 @@ Json repulsion_report(const std::string& scene, const std::string& size, const R
             { "min_obstacle_distance", json_number(s.min_obstacle_distance) },
             { "soft_success", json_number(s.soft_success()) },
             { "hard_iterations", s.hard_iterations },
+            { "local_hard_phases", s.local_hard_phases },
             { "dynamics_restarts", s.dynamics_restarts },
             { "guard_pairs", s.guard_pairs },
             { "guard_rejections", s.guard_rejections },
@@ -215,6 +218,12 @@ int main(int argc, char** argv)
            "descent iterations per dynamics step, I_dyn (default: the integrator's)")
         ->check(CLI::Range(1, 1000))
         ->type_name("N");
+    std::string dynamics;
+    app.add_option("--dynamics", dynamics,
+           "dynamics solver: chebyshev (the paper's Jacobi descent) or factored (Newton with a Hessian factorised "
+           "once per time step; default: the scene's)")
+        ->check(CLI::IsMember({ "chebyshev", "factored" }))
+        ->type_name("NAME");
     app.add_flag("--no-smoothing", no_smoothing, "start each step from x^t instead of the smoothed prediction");
     app.footer("Outputs: DIR/frame_NNNN.obj for every step, DIR/last_frame.png, and FILE with --json.\n"
                "Exit codes: 0 done (also after --help and --list-scenes); 1 an output cannot be written (checked "
@@ -245,6 +254,10 @@ int main(int argc, char** argv)
         if (no_smoothing) {
             setup.parameters.init_pieces = 0;
         }
+        if (!dynamics.empty()) {
+            setup.parameters.dynamics
+                = dynamics == "factored" ? RepulsionDynamics::factored : RepulsionDynamics::chebyshev;
+        }
         if (dynamics_iterations > 0) {
             setup.parameters.dynamics_iterations = dynamics_iterations;
         }
@@ -261,9 +274,10 @@ int main(int argc, char** argv)
         const std::string picture = out + "/last_frame.png";
         const RepulsionParameters& p = setup.parameters;
         fmt::print("scene {} ({}): {} vertices, h = {} s, L_ref = {:.4g} m, L = {:.4g} m, B = {:.4g} m, D = {:.3g} m, "
-                   "friction = {} (obstacles) / {} (self), smoothing {}\n",
+                   "friction = {} (obstacles) / {} (self), smoothing {}, dynamics {} x {}\n",
             scene.name, scene_size_label(o), setup.model.num_vertices(), p.dt, p.rest_edge, p.max_edge(), p.separation(),
-            p.displacement_cap(), p.friction, p.self_friction, p.init_pieces > 0 ? "on" : "off");
+            p.displacement_cap(), p.friction, p.self_friction, p.init_pieces > 0 ? "on" : "off",
+            p.dynamics == RepulsionDynamics::factored ? "factored" : "chebyshev", p.dynamics_iterations_per_step());
         for (const auto& note : setup.notes) {
             fmt::print("note: {}\n", note);
         }

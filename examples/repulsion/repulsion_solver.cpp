@@ -2,6 +2,9 @@
 
 #include "repulsion_solver.hpp"
 
+#include <common/newton_linear_solver.hpp>
+#include <common/sparse_assembly.hpp>
+
 #include <ipc/broad_phase/radius_query.hpp>
 #include <ipc/ccd/additive_ccd.hpp>
 #include <ipc/ccd/point_pair_linear_motion.hpp>
@@ -55,6 +58,7 @@ namespace {
     struct ConstraintSet {
         double step_bound = 0; ///< Delta: no vertex may move farther from the start
         std::vector<std::pair<Index, Index>> pairs;         ///< separation pairs
+        std::vector<Index> edges;                            ///< capped edges (rows of E)
         std::vector<std::pair<Index, std::size_t>> contacts; ///< (vertex, obstacle)
         std::vector<GuardPair> guard;                        ///< local pairs near folds
     };
@@ -109,9 +113,9 @@ void RepulsionParameters::validate() const
 {
     require(std::isfinite(dt) && dt > 0, "repulsion: time step ", dt, " must be positive");
     require(std::isfinite(rest_edge) && rest_edge > 0, "repulsion: rest edge length ", rest_edge, " must be positive");
-    require(collision_steps >= 1 && dynamics_iterations >= 1 && soft_iterations >= 0 && soft_max_iterations >= 0 && hard_block >= 1
+    require(collision_steps >= 1 && dynamics_iterations >= 0 && soft_iterations >= 0 && soft_max_iterations >= 0 && hard_block >= 1
             && hard_max_blocks >= 1 && init_pieces >= 0,
-        "repulsion: iteration counts must be positive (soft and init may be 0)");
+        "repulsion: iteration counts must be positive (soft and init may be 0; dynamics 0 takes the solver's own)");
     require(std::isfinite(sigma) && sigma >= 0, "repulsion: coupling sigma ", sigma, " must be >= 0");
     require(chebyshev_rho >= 0 && chebyshev_rho < 1, "repulsion: Chebyshev rho ", chebyshev_rho, " must lie in [0, 1)");
     require(std::isfinite(air_damping) && air_damping >= 0, "repulsion: air damping must be >= 0");
@@ -145,6 +149,8 @@ struct RepulsionSimulator::Impl {
     Eigen::MatrixXd start;                     // initial positions (scripted motions use them)
     std::vector<double> margin;                // per obstacle
     StencilAssembly elastic; // the elements, coloured for the gradient's scatter
+    Eigen::SparseMatrix<double> dynamics_hessian;   // RepulsionDynamics::factored: at x^t, lower triangle
+    NewtonLinearSolver<Eigen::Lower> dynamics_factor; // its Cholesky factor
     CollisionStepObserver observer;
     RepulsionStepStats* stats = nullptr;
 
@@ -394,6 +400,8 @@ struct RepulsionSimulator::Impl {
         const double reach = (x_init - x0).rowwise().norm().maxCoeff();
         c.step_bound = std::max(p.step_bound(), reach + p.step_bound() - p.displacement_cap());
         const double r = p.separation() + p.tightening() + 2 * c.step_bound;
+        c.edges.resize(std::size_t(E.rows()));
+        std::iota(c.edges.begin(), c.edges.end(), Index(0));
         c.pairs = vertex_pairs_within_radius(x0, r, rings);
         // Obstacle constraints: a vertex farther than m + band + Delta stays
         // farther than m + band along the path (phi is 1-Lipschitz).
@@ -460,80 +468,98 @@ struct RepulsionSimulator::Impl {
     // -----------------------------------------------------------------
     // Certification
 
-    /// Judges the step from the certified state `from` to `to` within the
-    /// collision step that started at x0: every vertex within Delta of x0,
-    /// every discrete constraint at least `margin` (pairs and edges, in m^2;
-    /// obstacle constraints use margin / L, in m) with margin > 0 or, for
-    /// margin == 0, strictly positive, the exact continuous pair check
-    /// (separation B along the segment), obstacle segments clear, and the
-    /// guard's CCD.
-    Verdict certify(const Eigen::MatrixXd& x0, const Eigen::MatrixXd& from, const Eigen::MatrixXd& to,
-        const ConstraintSet& c, double margin_value) const
+    /// Visits the constraints that the step from the certified state `from`
+    /// to `to`, within the collision step that started at x0, breaks: a
+    /// vertex farther than Delta from x0, a discrete constraint below
+    /// `margin` (pairs and edges, in m^2; obstacle constraints use
+    /// margin / L, in m) or, for margin == 0, not strictly positive, the
+    /// exact continuous pair check (separation B along the segment), an
+    /// obstacle segment, and last the guard (its floor and its CCD).
+    /// visit(vertices, count, by_guard) gets the constraint's vertices and
+    /// returns false to stop.
+    template <typename Visit>
+    void visit_failures(const Eigen::MatrixXd& x0, const Eigen::MatrixXd& from, const Eigen::MatrixXd& to,
+        const ConstraintSet& c, double margin_value, Visit&& visit) const
     {
         const double bound2 = c.step_bound * c.step_bound;
         for (Index u = 0; u < to.rows(); ++u) {
-            if ((to.row(u) - x0.row(u)).squaredNorm() > bound2) {
-                return Verdict::reject;
+            if ((to.row(u) - x0.row(u)).squaredNorm() > bound2 && !visit(&u, 1, false)) {
+                return;
             }
         }
         const auto enough = [&](double value, double needed) {
             return margin_value > 0 ? value >= needed : value > 0;
         };
         for (const auto& [i, j] : c.pairs) {
-            if (!enough(pair_value(to, i, j), margin_value)) {
-                return Verdict::reject;
-            }
             const Eigen::Vector3d a = row3(from, i) - row3(from, j), b = row3(to, i) - row3(to, j);
-            if (!linear_motion_separation_holds(a, b, cont2)) {
-                return Verdict::reject;
+            if (!enough(pair_value(to, i, j), margin_value) || !linear_motion_separation_holds(a, b, cont2)) {
+                const Index vertices[2] = { i, j };
+                if (!visit(vertices, 2, false)) {
+                    return;
+                }
             }
         }
         // An upper bound on a length is convex along a segment: the
         // endpoints decide.
-        for (Index e = 0; e < E.rows(); ++e) {
+        for (const Index e : c.edges) {
             if (!enough(edge_value(to, e), margin_value)) {
-                return Verdict::reject;
+                const Index vertices[2] = { E(e, 0), E(e, 1) };
+                if (!visit(vertices, 2, false)) {
+                    return;
+                }
             }
         }
         const double obstacle_margin_value = margin_value / std::sqrt(L2);
         for (const auto& k : c.contacts) {
-            if (!enough(contact_value(to, k), obstacle_margin_value)
-                || !segment_clear_of_obstacle(p.obstacles[k.second], row3(from, k.first), row3(to, k.first),
-                    margin[k.second])) {
-                return Verdict::reject;
+            if ((!enough(contact_value(to, k), obstacle_margin_value)
+                    || !segment_clear_of_obstacle(p.obstacles[k.second], row3(from, k.first), row3(to, k.first),
+                        margin[k.second]))
+                && !visit(&k.first, 1, false)) {
+                return;
             }
         }
         const auto guard_start = Clock::now();
-        const bool guard_ok = guard_holds(from, to, c, margin_value);
+        for (const auto& g : c.guard) {
+            if (!guard_holds(from, to, g, margin_value) && !visit(g.vertices.data(), 4, true)) {
+                break;
+            }
+        }
         if (stats) {
             stats->seconds_guard += seconds_since(guard_start);
         }
-        return guard_ok ? Verdict::accept : Verdict::reject_by_guard;
     }
 
-    /// Every guard pair keeps its floor: at the end, with the margin as for
-    /// the other constraints, and along the segment (additive CCD with the
-    /// floor as its minimum distance).
-    bool guard_holds(const Eigen::MatrixXd& from, const Eigen::MatrixXd& to, const ConstraintSet& c,
+    /// Judges the step (see visit_failures): accept, or the first failure,
+    /// which is the guard's only when everything else holds.
+    Verdict certify(const Eigen::MatrixXd& x0, const Eigen::MatrixXd& from, const Eigen::MatrixXd& to,
+        const ConstraintSet& c, double margin_value) const
+    {
+        Verdict verdict = Verdict::accept;
+        visit_failures(x0, from, to, c, margin_value, [&](const Index*, int, bool by_guard) {
+            verdict = by_guard ? Verdict::reject_by_guard : Verdict::reject;
+            return false;
+        });
+        return verdict;
+    }
+
+    /// A guard pair keeps its floor: at `to`, with the margin as for the
+    /// other constraints, and along the segment (additive CCD with the floor
+    /// as its minimum distance).
+    bool guard_holds(const Eigen::MatrixXd& from, const Eigen::MatrixXd& to, const GuardPair& g,
         double margin_value) const
     {
-        for (const auto& g : c.guard) {
-            const double value = guard_distance_squared(to, g) - g.floor2;
-            if (!(margin_value > 0 ? value >= margin_value : value > 0)) {
-                return false;
-            }
-            const auto& q = g.vertices;
-            const double floor = std::sqrt(g.floor2);
-            const CCDResult r = g.point_triangle
-                ? additive_point_triangle_ccd<double>(row3(from, q[0]), row3(from, q[1]), row3(from, q[2]),
-                    row3(from, q[3]), row3(to, q[0]), row3(to, q[1]), row3(to, q[2]), row3(to, q[3]), floor)
-                : additive_edge_edge_ccd<double>(row3(from, q[0]), row3(from, q[1]), row3(from, q[2]),
-                    row3(from, q[3]), row3(to, q[0]), row3(to, q[1]), row3(to, q[2]), row3(to, q[3]), floor);
-            if (r.status != CCDStatus::no_hit) {
-                return false;
-            }
+        const double value = guard_distance_squared(to, g) - g.floor2;
+        if (!(margin_value > 0 ? value >= margin_value : value > 0)) {
+            return false;
         }
-        return true;
+        const auto& q = g.vertices;
+        const double floor = std::sqrt(g.floor2);
+        const CCDResult r = g.point_triangle
+            ? additive_point_triangle_ccd<double>(row3(from, q[0]), row3(from, q[1]), row3(from, q[2]), row3(from, q[3]),
+                row3(to, q[0]), row3(to, q[1]), row3(to, q[2]), row3(to, q[3]), floor)
+            : additive_edge_edge_ccd<double>(row3(from, q[0]), row3(from, q[1]), row3(from, q[2]), row3(from, q[3]),
+                row3(to, q[0]), row3(to, q[1]), row3(to, q[2]), row3(to, q[3]), floor);
+        return r.status == CCDStatus::no_hit;
     }
 
     // -----------------------------------------------------------------
@@ -582,7 +608,7 @@ struct RepulsionSimulator::Impl {
             for (const auto& [i, j] : c.pairs) {
                 pair_term(i, j, pair_value(y, i, j), 1.0);
             }
-            for (Index e = 0; e < E.rows(); ++e) {
+            for (const Index e : c.edges) {
                 pair_term(E(e, 0), E(e, 1), edge_value(y, e), -1.0);
             }
             for (const auto& g : c.guard) {
@@ -633,7 +659,7 @@ struct RepulsionSimulator::Impl {
         for (const auto& [i, j] : c.pairs) {
             energy += mu * clamped_cubic_log_barrier(pair_value(y, i, j), eps);
         }
-        for (Index e = 0; e < E.rows(); ++e) {
+        for (const Index e : c.edges) {
             energy += mu * clamped_cubic_log_barrier(edge_value(y, e), eps);
         }
         for (const auto& k : c.contacts) {
@@ -654,7 +680,7 @@ struct RepulsionSimulator::Impl {
                 add_pair_gradient(y, i, j, mu * clamped_cubic_log_barrier_derivative(value, eps), G);
             }
         }
-        for (Index e = 0; e < E.rows(); ++e) {
+        for (const Index e : c.edges) {
             const double value = edge_value(y, e);
             if (value < eps) {
                 add_pair_gradient(y, E(e, 0), E(e, 1), -mu * clamped_cubic_log_barrier_derivative(value, eps), G);
@@ -682,18 +708,26 @@ struct RepulsionSimulator::Impl {
         return G;
     }
 
-    /// Every accepted iterate is certified, so the phase may stop after any
-    /// of them; `path` receives the iterates in order.
-    Eigen::MatrixXd hard_phase(const Eigen::MatrixXd& x0, const Eigen::MatrixXd& x_init, const ConstraintSet& c,
-        std::vector<Eigen::MatrixXd>& path, RepulsionStepStats& s) const
+    /// Descends from the certified state `start` (reached from x0 along
+    /// `path`), moving only the vertices flagged in `moving`. Every accepted
+    /// iterate is certified, so the phase may stop after any of them; `path`
+    /// receives the iterates in order.
+    Eigen::MatrixXd hard_phase(const Eigen::MatrixXd& x0, const Eigen::MatrixXd& start, const std::vector<char>& moving,
+        const Eigen::MatrixXd& x_init, const ConstraintSet& c, std::vector<Eigen::MatrixXd>& path,
+        RepulsionStepStats& s) const
     {
-        Eigen::MatrixXd z = x0;
+        Eigen::MatrixXd z = start;
         double energy = hard_energy(z, x_init, c);
         const double tolerance = 0.01 * p.displacement_cap();
         for (int block = 0; block < p.hard_max_blocks; ++block) {
             double largest = 0;
             for (int it = 0; it < p.hard_block; ++it) {
-                const Eigen::MatrixXd g = hard_gradient(z, x_init, c);
+                Eigen::MatrixXd g = hard_gradient(z, x_init, c);
+                for (Index u = 0; u < g.rows(); ++u) {
+                    if (!moving[std::size_t(u)]) {
+                        g.row(u).setZero();
+                    }
+                }
                 largest = g.rowwise().norm().maxCoeff();
                 const double g2 = g.squaredNorm();
                 if (!(g2 > 0)) {
@@ -730,6 +764,94 @@ struct RepulsionSimulator::Impl {
         return z;
     }
 
+    /// Where the hard phase starts after the soft result `soft` failed: the
+    /// soft result with the vertices around its failures reset to x0. The
+    /// paper's GPU code localises the hard phase to the vertices its failed
+    /// test flags but leaves the others unstated; here they keep the soft
+    /// result, and the hard phase moves only the flagged ones. Without it,
+    /// one stiff spot (a pinned corner whose edges sit at the cap) limits
+    /// the hard phase's single step size, and the whole cloth freezes.
+    ///
+    /// The flagged set F starts with the vertices of the soft result's
+    /// failures (with the success margin) and grows by one ring. The mixed
+    /// state (F at x0, the rest at the soft result) must be strictly
+    /// feasible and continuously safe from x0, like any hard iterate; where
+    /// it is not, F takes in the vertices of its failures and one more ring,
+    /// up to four times. Then F is every vertex and the start is x0 itself,
+    /// the global hard phase. Returns the start; `moving` receives F.
+    Eigen::MatrixXd localised_start(const Eigen::MatrixXd& x0, const Eigen::MatrixXd& soft, const ConstraintSet& c,
+        std::vector<char>& moving) const
+    {
+        const Index n = x0.rows();
+        moving.assign(std::size_t(n), 0);
+        const auto flag = [&](const Index* vertices, int count, bool) {
+            for (int k = 0; k < count; ++k) {
+                moving[std::size_t(vertices[k])] = 1;
+            }
+            return true;
+        };
+        const auto grow = [&] {
+            const std::vector<char> seeds = moving;
+            for (Index u = 0; u < n; ++u) {
+                if (seeds[std::size_t(u)]) {
+                    for (const Index e : vertex_edges[std::size_t(u)]) {
+                        moving[std::size_t(E(e, 0))] = moving[std::size_t(E(e, 1))] = 1;
+                    }
+                }
+            }
+        };
+        visit_failures(x0, x0, soft, c, eps_cond, flag);
+        for (int round = 0; round < 4; ++round) {
+            grow();
+            Eigen::MatrixXd mixed = soft;
+            for (Index u = 0; u < n; ++u) {
+                if (moving[std::size_t(u)]) {
+                    mixed.row(u) = x0.row(u);
+                }
+            }
+            bool certified = true;
+            visit_failures(x0, x0, mixed, c, 0.0, [&](const Index* vertices, int count, bool by_guard) {
+                certified = false;
+                return flag(vertices, count, by_guard);
+            });
+            if (certified) {
+                return mixed;
+            }
+        }
+        moving.assign(std::size_t(n), 1);
+        return x0;
+    }
+
+    /// The constraints of c that touch a vertex flagged in `moving`: the
+    /// only ones that a step moving just those vertices can change.
+    ConstraintSet restricted(const ConstraintSet& c, const std::vector<char>& moving) const
+    {
+        const auto moves = [&](Index u) { return moving[std::size_t(u)] != 0; };
+        ConstraintSet r;
+        r.step_bound = c.step_bound;
+        for (const auto& pair : c.pairs) {
+            if (moves(pair.first) || moves(pair.second)) {
+                r.pairs.push_back(pair);
+            }
+        }
+        for (const Index e : c.edges) {
+            if (moves(E(e, 0)) || moves(E(e, 1))) {
+                r.edges.push_back(e);
+            }
+        }
+        for (const auto& k : c.contacts) {
+            if (moves(k.first)) {
+                r.contacts.push_back(k);
+            }
+        }
+        for (const auto& g : c.guard) {
+            if (std::any_of(g.vertices.begin(), g.vertices.end(), moves)) {
+                r.guard.push_back(g);
+            }
+        }
+        return r;
+    }
+
     /// One collision step from the certified state x0 towards x_init.
     Eigen::MatrixXd collision_step(const Eigen::MatrixXd& x0, const Eigen::MatrixXd& x_init, RepulsionStepStats& s)
     {
@@ -755,8 +877,19 @@ struct RepulsionSimulator::Impl {
             ++s.guard_rejections;
         }
         clock = Clock::now();
+        std::vector<char> moving(std::size_t(x0.rows()), 1);
+        const Eigen::MatrixXd start = p.local_hard_phase ? localised_start(x0, y, c, moving) : x0;
         std::vector<Eigen::MatrixXd> path;
-        Eigen::MatrixXd z = hard_phase(x0, x_init, c, path, s);
+        Eigen::MatrixXd z;
+        if ((start.array() == x0.array()).all()) {
+            z = hard_phase(x0, start, moving, x_init, c, path, s);
+        } else {
+            // The start is certified against every constraint, and the
+            // others cannot change while only the flagged vertices move.
+            path.push_back(start);
+            ++s.local_hard_phases;
+            z = hard_phase(x0, start, moving, x_init, restricted(c, moving), path, s);
+        }
         s.seconds_hard += seconds_since(clock);
         if (observer) {
             observer(x0, z, path);
@@ -774,6 +907,96 @@ struct RepulsionSimulator::Impl {
         const Eigen::VectorXd g
             = elastic.gradient([&](Index k, Vector<double, 12>& out) { model.element_gradient(k, y, out); });
         return Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, 3, Eigen::RowMajor>>(g.data(), y.rows(), 3);
+    }
+
+    /// The dynamics objective E(y) + |y - y_bar|_M^2 / (2 h^2) + sigma/2 |y - xk|_M^2
+    /// over the free vertices (J), given the elastic part E(y).
+    double dynamics_energy(double elastic_part, const Eigen::MatrixXd& y, const Eigen::MatrixXd& y_bar,
+        const Eigen::MatrixXd& xk) const
+    {
+        double e = elastic_part;
+        const double h = p.dt;
+        for (Index u = 0; u < y.rows(); ++u) {
+            if (!held[std::size_t(u)]) {
+                e += 0.5 * model.mass[u]
+                    * ((y.row(u) - y_bar.row(u)).squaredNorm() / (h * h) + p.sigma * (y.row(u) - xk.row(u)).squaredNorm());
+            }
+        }
+        return e;
+    }
+
+    /// E(y): the elastic energy of the cloth at y (J).
+    double elastic_energy(const Eigen::MatrixXd& y) const
+    {
+        return elastic.sum([&](Index k) { return model.element_energy(k, y); });
+    }
+
+    /// Its gradient (n x 3), zero at held vertices.
+    Eigen::MatrixXd dynamics_gradient(const Eigen::MatrixXd& y, const Eigen::MatrixXd& y_bar, const Eigen::MatrixXd& xk) const
+    {
+        Eigen::MatrixXd g = elastic_gradient(y);
+        const double h = p.dt;
+        for (Index u = 0; u < y.rows(); ++u) {
+            if (held[std::size_t(u)]) {
+                g.row(u).setZero();
+            } else {
+                g.row(u) += model.mass[u] * ((y.row(u) - y_bar.row(u)) / (h * h) + p.sigma * (y.row(u) - xk.row(u)));
+            }
+        }
+        return g;
+    }
+
+    /// RepulsionDynamics::factored: factorises the objective's Hessian at x
+    /// (elasticity projected per element, M (1/h^2 + sigma) on the
+    /// diagonal, held vertices' rows and columns those of the identity).
+    void factor_dynamics_hessian(const Eigen::MatrixXd& at)
+    {
+        elastic.hessian([&](Index k, Matrix<double, 12, 12>& out) {
+            model.element_hessian(k, at, PSDProjection::clamp, out);
+        }, dynamics_hessian, SparseTriangle::lower);
+        const double h = p.dt;
+        for (Index u = 0; u < at.rows(); ++u) {
+            for (int d = 0; d < 3; ++d) {
+                dynamics_hessian.coeffRef(3 * u + d, 3 * u + d) += model.mass[u] * (1 / (h * h) + p.sigma);
+            }
+        }
+        hold_dofs(dynamics_hessian, held);
+        dynamics_factor.factorize(dynamics_hessian);
+    }
+
+    /// One factored Newton iteration of the dynamics from y: the step is
+    /// halved (at most 8 times) until the objective decreases; y stays
+    /// where no trial decreases it. `y_elastic` is E(y) (NaN: not known
+    /// yet), kept up to date.
+    void factored_dynamics_iteration(Eigen::MatrixXd& y, double& y_elastic, const Eigen::MatrixXd& y_bar,
+        const Eigen::MatrixXd& xk)
+    {
+        const Eigen::MatrixXd g = dynamics_gradient(y, y_bar, xk);
+        Eigen::VectorXd flat(3 * y.rows());
+        for (Index u = 0; u < y.rows(); ++u) {
+            flat.segment<3>(3 * u) = g.row(u).transpose();
+        }
+        const Eigen::VectorXd step = dynamics_factor.solve(flat);
+        Eigen::MatrixXd direction = Eigen::MatrixXd::Zero(y.rows(), 3);
+        for (Index u = 0; u < y.rows(); ++u) {
+            if (!held[std::size_t(u)]) {
+                direction.row(u) = step.segment<3>(3 * u).transpose();
+            }
+        }
+        if (std::isnan(y_elastic)) {
+            y_elastic = elastic_energy(y);
+        }
+        const double e0 = dynamics_energy(y_elastic, y, y_bar, xk);
+        double alpha = 1;
+        for (int trial = 0; trial < 9; ++trial, alpha *= 0.5) {
+            Eigen::MatrixXd next = y + alpha * direction;
+            const double next_elastic = elastic_energy(next);
+            if (dynamics_energy(next_elastic, next, y_bar, xk) < e0) {
+                y = std::move(next);
+                y_elastic = next_elastic;
+                return;
+            }
+        }
     }
 
     /// Jacobi preconditioner: M / h^2 + sigma M plus, for each degree of
@@ -877,7 +1100,13 @@ struct RepulsionSimulator::Impl {
             }
         }
         auto clock = Clock::now();
-        const Eigen::MatrixXd P = jacobi_diagonal(x);
+        const bool factored = p.dynamics == RepulsionDynamics::factored;
+        Eigen::MatrixXd P;
+        if (factored) {
+            factor_dynamics_hessian(x);
+        } else {
+            P = jacobi_diagonal(x);
+        }
         s.seconds_dynamics += seconds_since(clock);
 
         // Initialisation: the predicted displacement, smoothed in space, in
@@ -892,6 +1121,7 @@ struct RepulsionSimulator::Impl {
 
         // K alternating dynamics and collision steps.
         Eigen::MatrixXd y = y_bar, y_previous = y_bar;
+        double y_elastic = std::numeric_limits<double>::quiet_NaN(); // E(y), once known (factored dynamics)
         double omega = 1;
         int chebyshev = 0;
         const double rho2 = p.chebyshev_rho * p.chebyshev_rho;
@@ -908,12 +1138,11 @@ struct RepulsionSimulator::Impl {
         const double runaway = 10 * ((y_bar - x).rowwise().norm().maxCoeff() + p.max_edge());
         for (int k = 0; k < p.collision_steps; ++k) {
             clock = Clock::now();
-            for (int it = 0; it < p.dynamics_iterations; ++it) {
-                Eigen::MatrixXd g = elastic_gradient(y);
-                for (Index u = 0; u < n; ++u) {
-                    g.row(u) += model.mass[u]
-                        * ((y.row(u) - y_bar.row(u)) / (h * h) + p.sigma * (y.row(u) - xk.row(u)));
-                }
+            for (int it = 0; it < p.dynamics_iterations_per_step() && factored; ++it) {
+                factored_dynamics_iteration(y, y_elastic, y_bar, xk);
+            }
+            for (int it = 0; it < p.dynamics_iterations_per_step() && !factored; ++it) {
+                const Eigen::MatrixXd g = dynamics_gradient(y, y_bar, xk);
                 omega = chebyshev == 0 ? 1.0 : chebyshev == 1 ? 2 / (2 - rho2) : 4 / (4 - rho2 * omega);
                 ++chebyshev;
                 Eigen::MatrixXd next = y;
@@ -929,6 +1158,7 @@ struct RepulsionSimulator::Impl {
             }
             if (!((y - xk).rowwise().norm().maxCoeff() <= runaway)) {
                 y = y_previous = xk;
+                y_elastic = std::numeric_limits<double>::quiet_NaN();
                 chebyshev = 0;
                 ++s.dynamics_restarts;
             }

@@ -48,6 +48,13 @@
 ///   repulsion a folding pair closed geometrically (the CCD lets it cover
 ///   most of its gap each step) until it touched, and then every step was
 ///   rejected.
+/// - Local hard phase. The paper's GPU code runs the hard phase only on
+///   the constraints its failed test flags and leaves the other vertices
+///   unstated. Here they keep the soft result: the hard phase starts from it
+///   with the vertices around the failures reset to x[k] (a state certified
+///   like any hard iterate), and moves only those. A global hard phase
+///   from x[k] takes one step size for every vertex, so one stiff spot (a
+///   pinned corner whose edges sit at the cap) froze the whole cloth.
 /// - Obstacles are signed-distance shapes. A cloth vertex must keep
 ///   phi >= m; with edges at most L, m = sqrt(R^2 + L^2/3) - R (R the
 ///   smallest curvature radius of the shape) keeps every cloth triangle
@@ -61,7 +68,10 @@
 ///   vertex pairs and obstacle contacts by non-negative least squares, so
 ///   that a stack's lower layers, and the body under it, carry the layers
 ///   above them.
-/// - One resolution level (no multigrid), no adaptive embedded samples.
+/// - One resolution level (no multigrid), no adaptive embedded samples. For
+///   large meshes the dynamics can instead take Newton steps with a Hessian
+///   factorised once per time step (RepulsionDynamics::factored), which the
+///   paper's splitting allows ("any solver").
 ///
 /// Units: metres, kilograms, seconds. Constraint values c of vertex pairs
 /// are squared lengths (m^2); obstacle constraints are lengths (m).
@@ -78,6 +88,22 @@
 
 namespace ipc::examples {
 
+/// How a dynamics step minimises the implicit Euler objective
+/// E(y) + |y - y_bar|_M^2 / (2 h^2) + sigma/2 |y - x[k]|_M^2.
+enum class RepulsionDynamics {
+    /// The paper's: I_dyn iterations of Jacobi-preconditioned gradient
+    /// descent with Chebyshev acceleration. Cheap per iteration, but the
+    /// membrane's response spreads only a few vertices per iteration, so the
+    /// error left grows with the resolution.
+    chebyshev,
+    /// I_dyn Newton iterations with the objective's Hessian taken at x^t
+    /// (elasticity projected per element, plus M (1/h^2 + sigma)), factorised
+    /// by sparse Cholesky once per time step and reused by every iteration;
+    /// a step is halved until the objective decreases. The whole membrane
+    /// answers in every iteration, at any resolution.
+    factored,
+};
+
 /// Parameters of the repulsion integrator. Every length derives from the
 /// uniform rest edge length L_ref of the cloth (the paper's 4.2 mm sets
 /// L = 6 sqrt 2 mm, B = 6 mm, B_t = 0.5 mm, D = 0.25 mm,
@@ -87,11 +113,13 @@ struct RepulsionParameters {
     double dt = 0.01;                 ///< time step h (s)
     double rest_edge = 0;             ///< L_ref: the cloth's uniform rest edge length (m), > 0
     int collision_steps = 72;         ///< K: dynamics + collision steps per time step
-    int dynamics_iterations = 2;      ///< I_dyn: descent iterations per dynamics step
+    RepulsionDynamics dynamics = RepulsionDynamics::chebyshev; ///< the dynamics steps' solver
+    int dynamics_iterations = 0;      ///< I_dyn per dynamics step; 0: the solver's own (2 chebyshev, 1 factored)
     int soft_iterations = 12;         ///< I_soft: soft-phase iterations always run
     int soft_max_iterations = 48;     ///< more while a discrete constraint lacks its success margin
     int hard_block = 8;               ///< I_hard: hard iterations between convergence tests
     int hard_max_blocks = 4;          ///< the hard phase stops after this many blocks
+    bool local_hard_phase = true;     ///< move only the vertices around the soft result's failures (false: all, from x[k])
     int init_pieces = 6;              ///< I_init: smoothing initialisation pieces (0: x[0] = x^t)
     double sigma = 8e4;               ///< coupling stiffness (1/s^2)
     double chebyshev_rho = 0.9;       ///< spectral radius estimate of the Chebyshev acceleration
@@ -107,6 +135,11 @@ struct RepulsionParameters {
     double guard_gap_factor = 0.05;   ///< g / L: the distance local guard pairs keep
     std::vector<ipc::SdfObstacle> obstacles; ///< static bodies the cloth stays outside
 
+    /// I_dyn as used: dynamics_iterations, or the solver's own count.
+    int dynamics_iterations_per_step() const
+    {
+        return dynamics_iterations > 0 ? dynamics_iterations : dynamics == RepulsionDynamics::factored ? 1 : 2;
+    }
     /// L: the largest edge length allowed (m).
     double max_edge() const { return 2.02 * rest_edge; }
     /// B = L / sqrt 2: the continuous separation of unrepelled-excluded pairs (m).
@@ -145,6 +178,7 @@ struct RepulsionStepStats {
     int collision_steps = 0;      ///< including the initialisation pieces
     int soft_successes = 0;       ///< collision steps the soft phase certified
     int hard_iterations = 0;      ///< accepted hard-phase iterations
+    int local_hard_phases = 0;    ///< hard phases that kept the soft result away from its failures
     int dynamics_restarts = 0;    ///< runaway dynamics iterates restarted from x[k]
     std::size_t pairs = 0;        ///< collected vertex pairs, largest over the collision steps
     std::size_t contacts = 0;     ///< pairs and obstacle constraints inside their band at the end
