@@ -1,10 +1,12 @@
 #pragma once
 /// @file
 /// The sparse Cholesky solve of the example Newton solvers (ipc_sim's 3D and
-/// 2D simulators): supernodal CHOLMOD where the examples were built with it,
-/// Eigen's SimplicialLDLT otherwise. It keeps the symbolic analysis while the
-/// matrix's sparsity pattern stays the same, shifts the diagonal when a
-/// factorisation fails, and counts the numeric factorisations.
+/// 2D simulators, and repulsion_sim's factored dynamics, which keeps one
+/// factorisation for many solves): supernodal CHOLMOD where the examples
+/// were built with it, Eigen's SimplicialLDLT otherwise. It keeps the
+/// symbolic analysis while the matrix's sparsity pattern stays the same,
+/// shifts the diagonal when a factorisation fails, and counts the numeric
+/// factorisations.
 
 #include <ipc/core/error.hpp>
 #include <ipc/core/math.hpp>

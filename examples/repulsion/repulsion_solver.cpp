@@ -776,9 +776,9 @@ struct RepulsionSimulator::Impl {
     /// failures (with the success margin) and grows by one ring. The mixed
     /// state (F at x0, the rest at the soft result) must be strictly
     /// feasible and continuously safe from x0, like any hard iterate; where
-    /// it is not, F takes in the vertices of its failures and one more ring,
-    /// up to four times. Then F is every vertex and the start is x0 itself,
-    /// the global hard phase. Returns the start; `moving` receives F.
+    /// it is not, F takes in the vertices of its failures and grows by 2, 4,
+    /// 8, ... rings. Once F holds every vertex the start is x0 itself, the
+    /// global hard phase. Returns the start; `moving` receives F.
     Eigen::MatrixXd localised_start(const Eigen::MatrixXd& x0, const Eigen::MatrixXd& soft, const ConstraintSet& c,
         std::vector<char>& moving) const
     {
@@ -790,19 +790,32 @@ struct RepulsionSimulator::Impl {
             }
             return true;
         };
-        const auto grow = [&] {
+        const auto grow = [&] { // one ring; false when F is closed (whole sheets)
             const std::vector<char> seeds = moving;
+            bool grown = false;
             for (Index u = 0; u < n; ++u) {
                 if (seeds[std::size_t(u)]) {
                     for (const Index e : vertex_edges[std::size_t(u)]) {
-                        moving[std::size_t(E(e, 0))] = moving[std::size_t(E(e, 1))] = 1;
+                        for (int k = 0; k < 2; ++k) {
+                            char& m = moving[std::size_t(E(e, k))];
+                            grown = grown || m == 0;
+                            m = 1;
+                        }
                     }
                 }
             }
+            return grown;
         };
         visit_failures(x0, x0, soft, c, eps_cond, flag);
-        for (int round = 0; round < 4; ++round) {
-            grow();
+        // Rings added per round: 1, 2, 4, ... A chain of edges at the cap
+        // moves its failure one edge along per ring, and doubling reaches
+        // any chain (or the whole cloth) in a logarithmic number of rounds.
+        for (int round = 0; round < 16; ++round) {
+            for (int ring = 0; ring < (1 << std::min(round, 12)) && grow(); ++ring) {
+            }
+            if (std::all_of(moving.begin(), moving.end(), [](char m) { return m != 0; })) {
+                break;
+            }
             Eigen::MatrixXd mixed = soft;
             for (Index u = 0; u < n; ++u) {
                 if (moving[std::size_t(u)]) {
