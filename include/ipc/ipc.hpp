@@ -41,6 +41,7 @@
 // Continuous collision detection
 #include <ipc/ccd/additive_ccd.hpp>
 #include <ipc/ccd/ccd_method.hpp>
+#include <ipc/ccd/ccd_queries.hpp>
 #include <ipc/ccd/ccd_result.hpp>
 #include <ipc/ccd/inclusion_ccd.hpp>
 #include <ipc/ccd/point_pair_linear_motion.hpp>

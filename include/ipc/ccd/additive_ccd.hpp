@@ -55,6 +55,7 @@
 /// do not compile with -ffast-math. The AdditiveCCD class works in double; the
 /// free functions additive_*_ccd at the end accept float and long double too.
 
+#include <ipc/ccd/ccd_queries.hpp>
 #include <ipc/ccd/ccd_result.hpp>
 #include <ipc/core/error.hpp>
 
@@ -213,7 +214,7 @@ namespace detail::accd {
     }
 
     /// The kinds of stencils: first primitive has KA vertices, second KB.
-    enum class Kind { point_point, point_edge, point_triangle, edge_edge };
+    using Kind = CCDStencil;
 
     template <Kind K> struct Shape;
     template <> struct Shape<Kind::point_point> {
@@ -693,8 +694,11 @@ namespace detail::accd {
 ///    ipc::invalid_argument on NaN/infinite coordinates or impossible
 ///    parameters.
 /// All queries validate their input and are allocation-free.
-class AdditiveCCD {
+class AdditiveCCD : public CCDQueries<AdditiveCCD> {
 public:
+    /// Name used in error messages.
+    static constexpr const char* name = "AdditiveCCD";
+
     /// A query's toi does not depend on tmax (see the file comment): the
     /// collision-free step size may query with a bound below 1.
     static constexpr bool toi_independent_of_tmax = true;
@@ -728,14 +732,14 @@ public:
     /// The conservative rescaling s.
     double conservative_rescaling() const { return conservative_rescaling_; }
 
-    /// Point-point CCD (3D).
-    CCDResult point_point_ccd_result(
-        const Eigen::Vector3d& p0_t0, const Eigen::Vector3d& p1_t0, const Eigen::Vector3d& p0_t1,
-        const Eigen::Vector3d& p1_t1, double min_distance = 0, double tmax = 1) const
-    {
-        return run<detail::accd::Kind::point_point, 3, 2>(
-            { p0_t0, p1_t0 }, { p0_t1, p1_t1 }, min_distance, tmax, nullptr);
-    }
+    // The 3D queries (point-point, point-edge, point-triangle, edge-edge; the
+    // *_ccd_result and drop-in *_ccd shapes) come from CCDQueries; the 2D
+    // point-point and point-edge overloads follow.
+    using CCDQueries<AdditiveCCD>::point_point_ccd_result;
+    using CCDQueries<AdditiveCCD>::point_edge_ccd_result;
+    using CCDQueries<AdditiveCCD>::point_point_ccd;
+    using CCDQueries<AdditiveCCD>::point_edge_ccd;
+
     /// Point-point CCD (2D).
     CCDResult point_point_ccd_result(
         const Eigen::Vector2d& p0_t0, const Eigen::Vector2d& p1_t0, const Eigen::Vector2d& p0_t1,
@@ -743,15 +747,6 @@ public:
     {
         return run<detail::accd::Kind::point_point, 2, 2>(
             { p0_t0, p1_t0 }, { p0_t1, p1_t1 }, min_distance, tmax, nullptr);
-    }
-    /// Point-edge CCD (3D): point p, edge (e0, e1).
-    CCDResult point_edge_ccd_result(
-        const Eigen::Vector3d& p_t0, const Eigen::Vector3d& e0_t0, const Eigen::Vector3d& e1_t0,
-        const Eigen::Vector3d& p_t1, const Eigen::Vector3d& e0_t1, const Eigen::Vector3d& e1_t1,
-        double min_distance = 0, double tmax = 1) const
-    {
-        return run<detail::accd::Kind::point_edge, 3, 3>(
-            { p_t0, e0_t0, e1_t0 }, { p_t1, e0_t1, e1_t1 }, min_distance, tmax, nullptr);
     }
     /// Point-edge CCD (2D): point p, edge (e0, e1).
     CCDResult point_edge_ccd_result(
@@ -762,37 +757,7 @@ public:
         return run<detail::accd::Kind::point_edge, 2, 3>(
             { p_t0, e0_t0, e1_t0 }, { p_t1, e0_t1, e1_t1 }, min_distance, tmax, nullptr);
     }
-    /// Point-triangle CCD (3D): point p, triangle (t0, t1, t2).
-    CCDResult point_triangle_ccd_result(
-        const Eigen::Vector3d& p_t0, const Eigen::Vector3d& t0_t0, const Eigen::Vector3d& t1_t0,
-        const Eigen::Vector3d& t2_t0, const Eigen::Vector3d& p_t1, const Eigen::Vector3d& t0_t1,
-        const Eigen::Vector3d& t1_t1, const Eigen::Vector3d& t2_t1, double min_distance = 0,
-        double tmax = 1) const
-    {
-        return run<detail::accd::Kind::point_triangle, 3, 4>(
-            { p_t0, t0_t0, t1_t0, t2_t0 }, { p_t1, t0_t1, t1_t1, t2_t1 }, min_distance, tmax,
-            nullptr);
-    }
-    /// Edge-edge CCD (3D): edges (ea0, ea1) and (eb0, eb1).
-    CCDResult edge_edge_ccd_result(
-        const Eigen::Vector3d& ea0_t0, const Eigen::Vector3d& ea1_t0, const Eigen::Vector3d& eb0_t0,
-        const Eigen::Vector3d& eb1_t0, const Eigen::Vector3d& ea0_t1, const Eigen::Vector3d& ea1_t1,
-        const Eigen::Vector3d& eb0_t1, const Eigen::Vector3d& eb1_t1, double min_distance = 0,
-        double tmax = 1) const
-    {
-        return run<detail::accd::Kind::edge_edge, 3, 4>(
-            { ea0_t0, ea1_t0, eb0_t0, eb1_t0 }, { ea0_t1, ea1_t1, eb0_t1, eb1_t1 }, min_distance,
-            tmax, nullptr);
-    }
 
-    /// Point-point CCD (3D), drop-in shape. @throws ipc::invalid_argument
-    bool point_point_ccd(
-        const Eigen::Vector3d& p0_t0, const Eigen::Vector3d& p1_t0, const Eigen::Vector3d& p0_t1,
-        const Eigen::Vector3d& p1_t1, double& toi, double min_distance = 0, double tmax = 1) const
-    {
-        return checked<detail::accd::Kind::point_point, 3, 2>(
-            "point_point_ccd", { p0_t0, p1_t0 }, { p0_t1, p1_t1 }, toi, min_distance, tmax);
-    }
     /// Point-point CCD (2D), drop-in shape. @throws ipc::invalid_argument
     bool point_point_ccd(
         const Eigen::Vector2d& p0_t0, const Eigen::Vector2d& p1_t0, const Eigen::Vector2d& p0_t1,
@@ -800,16 +765,6 @@ public:
     {
         return checked<detail::accd::Kind::point_point, 2, 2>(
             "point_point_ccd", { p0_t0, p1_t0 }, { p0_t1, p1_t1 }, toi, min_distance, tmax);
-    }
-    /// Point-edge CCD (3D), drop-in shape. @throws ipc::invalid_argument
-    bool point_edge_ccd(
-        const Eigen::Vector3d& p_t0, const Eigen::Vector3d& e0_t0, const Eigen::Vector3d& e1_t0,
-        const Eigen::Vector3d& p_t1, const Eigen::Vector3d& e0_t1, const Eigen::Vector3d& e1_t1,
-        double& toi, double min_distance = 0, double tmax = 1) const
-    {
-        return checked<detail::accd::Kind::point_edge, 3, 3>(
-            "point_edge_ccd", { p_t0, e0_t0, e1_t0 }, { p_t1, e0_t1, e1_t1 }, toi, min_distance,
-            tmax);
     }
     /// Point-edge CCD (2D), drop-in shape. @throws ipc::invalid_argument
     bool point_edge_ccd(
@@ -820,28 +775,6 @@ public:
         return checked<detail::accd::Kind::point_edge, 2, 3>(
             "point_edge_ccd", { p_t0, e0_t0, e1_t0 }, { p_t1, e0_t1, e1_t1 }, toi, min_distance,
             tmax);
-    }
-    /// Point-triangle CCD (3D), drop-in shape. @throws ipc::invalid_argument
-    bool point_triangle_ccd(
-        const Eigen::Vector3d& p_t0, const Eigen::Vector3d& t0_t0, const Eigen::Vector3d& t1_t0,
-        const Eigen::Vector3d& t2_t0, const Eigen::Vector3d& p_t1, const Eigen::Vector3d& t0_t1,
-        const Eigen::Vector3d& t1_t1, const Eigen::Vector3d& t2_t1, double& toi,
-        double min_distance = 0, double tmax = 1) const
-    {
-        return checked<detail::accd::Kind::point_triangle, 3, 4>(
-            "point_triangle_ccd", { p_t0, t0_t0, t1_t0, t2_t0 }, { p_t1, t0_t1, t1_t1, t2_t1 },
-            toi, min_distance, tmax);
-    }
-    /// Edge-edge CCD (3D), drop-in shape. @throws ipc::invalid_argument
-    bool edge_edge_ccd(
-        const Eigen::Vector3d& ea0_t0, const Eigen::Vector3d& ea1_t0, const Eigen::Vector3d& eb0_t0,
-        const Eigen::Vector3d& eb1_t0, const Eigen::Vector3d& ea0_t1, const Eigen::Vector3d& ea1_t1,
-        const Eigen::Vector3d& eb0_t1, const Eigen::Vector3d& eb1_t1, double& toi,
-        double min_distance = 0, double tmax = 1) const
-    {
-        return checked<detail::accd::Kind::edge_edge, 3, 4>(
-            "edge_edge_ccd", { ea0_t0, ea1_t0, eb0_t0, eb1_t0 },
-            { ea0_t1, ea1_t1, eb0_t1, eb1_t1 }, toi, min_distance, tmax);
     }
 
     /// Iteration bound this object would apply to a query whose initial gap is
@@ -856,6 +789,36 @@ public:
     }
 
 private:
+    friend class CCDQueries<AdditiveCCD>;
+
+    template <CCDStencil S>
+    static std::array<Eigen::Vector3d, ccd_stencil_vertices(S)> positions(
+        const CCDStencilPoints<S>& points, int time)
+    {
+        std::array<Eigen::Vector3d, ccd_stencil_vertices(S)> x;
+        for (int i = 0; i < ccd_stencil_vertices(S); ++i) {
+            x[std::size_t(i)] = *points[std::size_t(i + time * ccd_stencil_vertices(S))];
+        }
+        return x;
+    }
+
+    template <CCDStencil S>
+    CCDResult stencil_ccd(const CCDStencilPoints<S>& points, double min_distance, double tmax) const
+    {
+        return run<S, 3, std::size_t(ccd_stencil_vertices(S))>(
+            positions<S>(points, 0), positions<S>(points, 1), min_distance, tmax, nullptr);
+    }
+
+    template <CCDStencil S>
+    const char* input_problem(
+        const CCDStencilPoints<S>& points, double min_distance, double tmax) const
+    {
+        const char* problem = nullptr;
+        run<S, 3, std::size_t(ccd_stencil_vertices(S))>(
+            positions<S>(points, 0), positions<S>(points, 1), min_distance, tmax, &problem);
+        return problem;
+    }
+
     template <detail::accd::Kind K, int N, std::size_t V>
     CCDResult run(
         const std::array<Eigen::Matrix<double, N, 1>, V>& x0,

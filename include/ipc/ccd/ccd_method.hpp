@@ -17,7 +17,9 @@
 /// Each returns true when the primitives may come within min_distance before
 /// tmax, and then sets toi to a time at which they are still apart; false
 /// leaves toi = tmax. Methods of this library also offer the same calls with a
-/// `_result` suffix returning an ipc::CCDResult (status and iterations).
+/// `_result` suffix returning an ipc::CCDResult (status and iterations); they
+/// get both shapes from ipc::CCDQueries (ccd_queries.hpp), which a new method
+/// can derive from too.
 ///
 /// tmax lies in [0, 1]. A start already within min_distance returns true
 /// with toi = 0 (for any tmax); tmax = 0 tests t = 0 only (true with toi = 0

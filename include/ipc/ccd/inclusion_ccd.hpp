@@ -46,6 +46,7 @@
 /// iteration_cap; typical of degenerate configurations such as edges sliding
 /// along each other in contact).
 
+#include <ipc/ccd/ccd_queries.hpp>
 #include <ipc/ccd/ccd_result.hpp>
 #include <ipc/core/error.hpp>
 
@@ -69,17 +70,7 @@ namespace detail::inclusion {
     };
 
     /// Which difference function a query uses (number of points, parameters).
-    enum class StencilKind { point_point, point_edge, point_triangle, edge_edge };
-
-    /// What is wrong with a query's input, if anything.
-    enum class InputProblem {
-        none,
-        non_finite_position,
-        bad_tmax,
-        bad_min_distance,
-        bad_tolerance,
-        bad_max_iterations,
-    };
+    using StencilKind = CCDStencil;
 
     /// The points of a stencil at t0 and their displacements over the step,
     /// possibly scaled by an exact power of two (see prepare()).
@@ -89,9 +80,10 @@ namespace detail::inclusion {
         double min_distance;
     };
 
-    /// Checks coordinates and parameters; returns the first problem found.
+    /// Null when the input is valid, otherwise a description of the first
+    /// problem found.
     template <int NumPoints>
-    InputProblem check_input(
+    const char* input_problem(
         const std::array<const Eigen::Vector3d*, 2 * NumPoints>& points,
         double min_distance,
         double tmax,
@@ -99,58 +91,23 @@ namespace detail::inclusion {
         long max_iterations)
     {
         for (const Eigen::Vector3d* p : points) {
-            for (int k = 0; k < 3; ++k) {
-                if (!std::isfinite((*p)[k])) {
-                    return InputProblem::non_finite_position;
-                }
+            if (!p->allFinite()) {
+                return "a position is NaN or infinite";
             }
         }
         if (!(tmax >= 0 && tmax <= 1)) {
-            return InputProblem::bad_tmax;
+            return "tmax is outside [0, 1]";
         }
         if (!(min_distance >= 0) || !std::isfinite(min_distance)) {
-            return InputProblem::bad_min_distance;
+            return "min_distance must be finite and non-negative";
         }
         if (!(tolerance > 0) || !std::isfinite(tolerance)) {
-            return InputProblem::bad_tolerance;
+            return "tolerance must be finite and positive";
         }
         if (max_iterations <= 0) {
-            return InputProblem::bad_max_iterations;
+            return "max_iterations must be positive";
         }
-        return InputProblem::none;
-    }
-
-    /// Throws ipc::invalid_argument describing the problem.
-    inline void throw_input_problem(
-        InputProblem problem,
-        const char* function,
-        double min_distance,
-        double tmax,
-        double tolerance,
-        long max_iterations)
-    {
-        switch (problem) {
-        case InputProblem::none:
-            return;
-        case InputProblem::non_finite_position:
-            throw invalid_argument(detail::concat(
-                "InclusionCCD::", function, ": a position is NaN or infinite"));
-        case InputProblem::bad_tmax:
-            throw invalid_argument(detail::concat(
-                "InclusionCCD::", function, ": tmax = ", tmax, " is outside [0, 1]"));
-        case InputProblem::bad_min_distance:
-            throw invalid_argument(detail::concat(
-                "InclusionCCD::", function, ": min_distance = ", min_distance,
-                " must be finite and non-negative"));
-        case InputProblem::bad_tolerance:
-            throw invalid_argument(detail::concat(
-                "InclusionCCD::", function, ": tolerance = ", tolerance,
-                " must be finite and positive"));
-        case InputProblem::bad_max_iterations:
-            throw invalid_argument(detail::concat(
-                "InclusionCCD::", function, ": max_iterations = ", max_iterations,
-                " must be positive"));
-        }
+        return nullptr;
     }
 
     /// Copies the points (t0 then t1) into a stencil. Coordinates of huge
@@ -183,14 +140,6 @@ namespace detail::inclusion {
         }
         stencil.min_distance = scale * min_distance;
         return stencil;
-    }
-
-    /// Number of points of a stencil kind.
-    constexpr int num_points(StencilKind kind)
-    {
-        return kind == StencilKind::point_point ? 2
-            : kind == StencilKind::point_edge   ? 3
-                                                : 4;
     }
 
     /// Number of barycentric parameters (u, v) of a stencil kind.
@@ -232,13 +181,13 @@ namespace detail::inclusion {
     /// in every coordinate k.
     template <StencilKind Kind>
     Inclusion include(
-        const Stencil<num_points(Kind)>& stencil,
+        const Stencil<ccd_stencil_vertices(Kind)>& stencil,
         const ParameterBox& box,
         const std::array<double, 3>& rounding,
         const std::array<double, 3>& inflation,
         const std::array<double, 3>& near)
     {
-        constexpr int n = num_points(Kind);
+        constexpr int n = ccd_stencil_vertices(Kind);
         constexpr int nb = num_barycentric(Kind);
         constexpr int nu = nb >= 1 ? 2 : 1;
         constexpr int nv = nb >= 2 ? 2 : 1;
@@ -307,13 +256,13 @@ namespace detail::inclusion {
     /// the width of its range alone).
     template <StencilKind Kind>
     CCDResult subdivide(
-        const Stencil<num_points(Kind)>& stencil,
+        const Stencil<ccd_stencil_vertices(Kind)>& stencil,
         double tmax,
         double tolerance,
         long max_iterations,
         bool time_fixed)
     {
-        constexpr int n = num_points(Kind);
+        constexpr int n = ccd_stencil_vertices(Kind);
         constexpr int nb = num_barycentric(Kind);
         constexpr double unit_roundoff = std::numeric_limits<double>::epsilon() / 2;
 
@@ -545,20 +494,19 @@ namespace detail::inclusion {
     /// time of impact is zero.
     template <StencilKind Kind>
     CCDResult query(
-        const std::array<const Eigen::Vector3d*, 2 * num_points(Kind)>& points,
+        const std::array<const Eigen::Vector3d*, 2 * ccd_stencil_vertices(Kind)>& points,
         double min_distance,
         double tmax,
         double tolerance,
         long max_iterations)
     {
         CCDResult result;
-        if (check_input<num_points(Kind)>(points, min_distance, tmax, tolerance, max_iterations)
-            != InputProblem::none) {
+        if (input_problem<ccd_stencil_vertices(Kind)>(points, min_distance, tmax, tolerance, max_iterations)) {
             result.status = CCDStatus::invalid_input;
             result.toi = 0;
             return result;
         }
-        const Stencil<num_points(Kind)> stencil = prepare<num_points(Kind)>(points, min_distance);
+        const Stencil<ccd_stencil_vertices(Kind)> stencil = prepare<ccd_stencil_vertices(Kind)>(points, min_distance);
         if (tmax == 0) {
             // Only t = 0 is asked about: the t = 0 check alone.
             result = subdivide<Kind>(stencil, tmax, tolerance, max_iterations, true);
@@ -582,25 +530,6 @@ namespace detail::inclusion {
         return result;
     }
 
-    /// Bool shape: throws on invalid input, otherwise reports the result.
-    template <StencilKind Kind>
-    bool query_bool(
-        const char* function,
-        const std::array<const Eigen::Vector3d*, 2 * num_points(Kind)>& points,
-        double& toi,
-        double min_distance,
-        double tmax,
-        double tolerance,
-        long max_iterations)
-    {
-        throw_input_problem(
-            check_input<num_points(Kind)>(points, min_distance, tmax, tolerance, max_iterations),
-            function, min_distance, tmax, tolerance, max_iterations);
-        const CCDResult result = query<Kind>(points, min_distance, tmax, tolerance, max_iterations);
-        toi = result.toi;
-        return result.collides();
-    }
-
 } // namespace detail::inclusion
 
 /// Conservative interval-inclusion CCD (see the file comment for the method
@@ -620,8 +549,11 @@ namespace detail::inclusion {
 /// costing a few dozen floating-point operations). The list of open boxes is
 /// reused per thread, so calls allocate only while it grows (past 65536 boxes
 /// it is released at the end of the call).
-class InclusionCCD {
+class InclusionCCD : public CCDQueries<InclusionCCD> {
 public:
+    /// Name used in error messages.
+    static constexpr const char* name = "InclusionCCD";
+
     /// Boxes are settled when their t-width is at most this fraction of the
     /// step (or when the range of F over them is narrower than tolerance times
     /// the stencil's speed and size). Must be positive.
@@ -637,142 +569,21 @@ public:
     {
     }
 
-    /// Point p against point q moving linearly from *_t0 to *_t1.
-    CCDResult point_point_ccd_result(
-        const Eigen::Vector3d& p_t0,
-        const Eigen::Vector3d& q_t0,
-        const Eigen::Vector3d& p_t1,
-        const Eigen::Vector3d& q_t1,
-        double min_distance = 0,
-        double tmax = 1) const
+private:
+    friend class CCDQueries<InclusionCCD>;
+
+    template <CCDStencil S>
+    CCDResult stencil_ccd(const CCDStencilPoints<S>& points, double min_distance, double tmax) const
     {
-        return detail::inclusion::query<detail::inclusion::StencilKind::point_point>(
-            { { &p_t0, &q_t0, &p_t1, &q_t1 } }, min_distance, tmax, tolerance, max_iterations);
+        return detail::inclusion::query<S>(points, min_distance, tmax, tolerance, max_iterations);
     }
 
-    /// Point p against the edge (e0, e1).
-    CCDResult point_edge_ccd_result(
-        const Eigen::Vector3d& p_t0,
-        const Eigen::Vector3d& e0_t0,
-        const Eigen::Vector3d& e1_t0,
-        const Eigen::Vector3d& p_t1,
-        const Eigen::Vector3d& e0_t1,
-        const Eigen::Vector3d& e1_t1,
-        double min_distance = 0,
-        double tmax = 1) const
+    template <CCDStencil S>
+    const char* input_problem(
+        const CCDStencilPoints<S>& points, double min_distance, double tmax) const
     {
-        return detail::inclusion::query<detail::inclusion::StencilKind::point_edge>(
-            { { &p_t0, &e0_t0, &e1_t0, &p_t1, &e0_t1, &e1_t1 } }, min_distance, tmax,
-            tolerance, max_iterations);
-    }
-
-    /// Point p against the triangle (t0, t1, t2).
-    CCDResult point_triangle_ccd_result(
-        const Eigen::Vector3d& p_t0,
-        const Eigen::Vector3d& t0_t0,
-        const Eigen::Vector3d& t1_t0,
-        const Eigen::Vector3d& t2_t0,
-        const Eigen::Vector3d& p_t1,
-        const Eigen::Vector3d& t0_t1,
-        const Eigen::Vector3d& t1_t1,
-        const Eigen::Vector3d& t2_t1,
-        double min_distance = 0,
-        double tmax = 1) const
-    {
-        return detail::inclusion::query<detail::inclusion::StencilKind::point_triangle>(
-            { { &p_t0, &t0_t0, &t1_t0, &t2_t0, &p_t1, &t0_t1, &t1_t1, &t2_t1 } },
-            min_distance, tmax, tolerance, max_iterations);
-    }
-
-    /// Edge (ea0, ea1) against edge (eb0, eb1).
-    CCDResult edge_edge_ccd_result(
-        const Eigen::Vector3d& ea0_t0,
-        const Eigen::Vector3d& ea1_t0,
-        const Eigen::Vector3d& eb0_t0,
-        const Eigen::Vector3d& eb1_t0,
-        const Eigen::Vector3d& ea0_t1,
-        const Eigen::Vector3d& ea1_t1,
-        const Eigen::Vector3d& eb0_t1,
-        const Eigen::Vector3d& eb1_t1,
-        double min_distance = 0,
-        double tmax = 1) const
-    {
-        return detail::inclusion::query<detail::inclusion::StencilKind::edge_edge>(
-            { { &ea0_t0, &ea1_t0, &eb0_t0, &eb1_t0, &ea0_t1, &ea1_t1, &eb0_t1, &eb1_t1 } },
-            min_distance, tmax, tolerance, max_iterations);
-    }
-
-    /// Drop-in shape of point_point_ccd_result: returns collides(), sets toi
-    /// (tmax when false). Throws ipc::invalid_argument on invalid input.
-    bool point_point_ccd(
-        const Eigen::Vector3d& p_t0,
-        const Eigen::Vector3d& q_t0,
-        const Eigen::Vector3d& p_t1,
-        const Eigen::Vector3d& q_t1,
-        double& toi,
-        double min_distance = 0,
-        double tmax = 1) const
-    {
-        return detail::inclusion::query_bool<detail::inclusion::StencilKind::point_point>(
-            "point_point_ccd", { { &p_t0, &q_t0, &p_t1, &q_t1 } }, toi, min_distance, tmax,
-            tolerance, max_iterations);
-    }
-
-    /// Drop-in shape of point_edge_ccd_result (see point_point_ccd).
-    bool point_edge_ccd(
-        const Eigen::Vector3d& p_t0,
-        const Eigen::Vector3d& e0_t0,
-        const Eigen::Vector3d& e1_t0,
-        const Eigen::Vector3d& p_t1,
-        const Eigen::Vector3d& e0_t1,
-        const Eigen::Vector3d& e1_t1,
-        double& toi,
-        double min_distance = 0,
-        double tmax = 1) const
-    {
-        return detail::inclusion::query_bool<detail::inclusion::StencilKind::point_edge>(
-            "point_edge_ccd", { { &p_t0, &e0_t0, &e1_t0, &p_t1, &e0_t1, &e1_t1 } }, toi,
-            min_distance, tmax, tolerance, max_iterations);
-    }
-
-    /// Drop-in shape of point_triangle_ccd_result (see point_point_ccd).
-    bool point_triangle_ccd(
-        const Eigen::Vector3d& p_t0,
-        const Eigen::Vector3d& t0_t0,
-        const Eigen::Vector3d& t1_t0,
-        const Eigen::Vector3d& t2_t0,
-        const Eigen::Vector3d& p_t1,
-        const Eigen::Vector3d& t0_t1,
-        const Eigen::Vector3d& t1_t1,
-        const Eigen::Vector3d& t2_t1,
-        double& toi,
-        double min_distance = 0,
-        double tmax = 1) const
-    {
-        return detail::inclusion::query_bool<detail::inclusion::StencilKind::point_triangle>(
-            "point_triangle_ccd",
-            { { &p_t0, &t0_t0, &t1_t0, &t2_t0, &p_t1, &t0_t1, &t1_t1, &t2_t1 } }, toi,
-            min_distance, tmax, tolerance, max_iterations);
-    }
-
-    /// Drop-in shape of edge_edge_ccd_result (see point_point_ccd).
-    bool edge_edge_ccd(
-        const Eigen::Vector3d& ea0_t0,
-        const Eigen::Vector3d& ea1_t0,
-        const Eigen::Vector3d& eb0_t0,
-        const Eigen::Vector3d& eb1_t0,
-        const Eigen::Vector3d& ea0_t1,
-        const Eigen::Vector3d& ea1_t1,
-        const Eigen::Vector3d& eb0_t1,
-        const Eigen::Vector3d& eb1_t1,
-        double& toi,
-        double min_distance = 0,
-        double tmax = 1) const
-    {
-        return detail::inclusion::query_bool<detail::inclusion::StencilKind::edge_edge>(
-            "edge_edge_ccd",
-            { { &ea0_t0, &ea1_t0, &eb0_t0, &eb1_t0, &ea0_t1, &ea1_t1, &eb0_t1, &eb1_t1 } }, toi,
-            min_distance, tmax, tolerance, max_iterations);
+        return detail::inclusion::input_problem<ccd_stencil_vertices(S)>(
+            points, min_distance, tmax, tolerance, max_iterations);
     }
 };
 

@@ -58,6 +58,7 @@
 /// never throws. No heap allocation; every call terminates (a fixed number of
 /// polynomial evaluations).
 
+#include <ipc/ccd/ccd_queries.hpp>
 #include <ipc/ccd/ccd_result.hpp>
 #include <ipc/ccd/root_finding_polynomial.hpp>
 #include <ipc/core/error.hpp>
@@ -306,15 +307,10 @@ namespace detail::root_finding {
 
     // ---- the query --------------------------------------------------------
 
-    enum class Kind { point_point, point_edge, point_triangle, edge_edge };
-
-    constexpr int num_points(Kind kind)
-    {
-        return kind == Kind::point_point ? 2 : kind == Kind::point_edge ? 3 : 4;
-    }
+    using Kind = CCDStencil;
 
     template <Kind K>
-    double distance_squared_at(const Trajectories<num_points(K)>& q, double t)
+    double distance_squared_at(const Trajectories<ccd_stencil_vertices(K)>& q, double t)
     {
         if constexpr (K == Kind::point_point) {
             return (q.at(0, t) - q.at(1, t)).squaredNorm();
@@ -358,13 +354,13 @@ namespace detail::root_finding {
 
     template <Kind K>
     CCDResult query(
-        const std::array<const Eigen::Vector3d*, 2 * num_points(K)>& points,
+        const std::array<const Eigen::Vector3d*, 2 * ccd_stencil_vertices(K)>& points,
         double min_distance,
         double tmax,
         double conservative_rescaling,
         double zero_tolerance)
     {
-        constexpr int n = num_points(K);
+        constexpr int n = ccd_stencil_vertices(K);
         CCDResult result;
         if (input_problem<n>(points, min_distance, tmax, conservative_rescaling, zero_tolerance)) {
             result.status = CCDStatus::invalid_input;
@@ -423,8 +419,11 @@ namespace detail::root_finding {
 /// file comment for the method and its failure modes). Positions in the
 /// caller's length unit; times are fractions of the step in [0, tmax];
 /// min_distance is a Euclidean distance.
-class RootFindingCCD {
+class RootFindingCCD : public CCDQueries<RootFindingCCD> {
 public:
+    /// Name used in error messages.
+    static constexpr const char* name = "RootFindingCCD";
+
     /// The reported toi is this fraction of the computed contact time
     /// (IPC's slackness). In (0, 1]; 1 reports the contact time itself.
     double conservative_rescaling = 0.8;
@@ -440,171 +439,22 @@ public:
     {
     }
 
-    /// Point p against point q.
-    CCDResult point_point_ccd_result(
-        const Eigen::Vector3d& p_t0,
-        const Eigen::Vector3d& q_t0,
-        const Eigen::Vector3d& p_t1,
-        const Eigen::Vector3d& q_t1,
-        double min_distance = 0,
-        double tmax = 1) const
-    {
-        return detail::root_finding::query<detail::root_finding::Kind::point_point>(
-            { { &p_t0, &q_t0, &p_t1, &q_t1 } }, min_distance, tmax, conservative_rescaling,
-            zero_tolerance);
-    }
-
-    /// Point p against the edge (e0, e1).
-    CCDResult point_edge_ccd_result(
-        const Eigen::Vector3d& p_t0,
-        const Eigen::Vector3d& e0_t0,
-        const Eigen::Vector3d& e1_t0,
-        const Eigen::Vector3d& p_t1,
-        const Eigen::Vector3d& e0_t1,
-        const Eigen::Vector3d& e1_t1,
-        double min_distance = 0,
-        double tmax = 1) const
-    {
-        return detail::root_finding::query<detail::root_finding::Kind::point_edge>(
-            { { &p_t0, &e0_t0, &e1_t0, &p_t1, &e0_t1, &e1_t1 } }, min_distance, tmax,
-            conservative_rescaling, zero_tolerance);
-    }
-
-    /// Point p against the triangle (t0, t1, t2).
-    CCDResult point_triangle_ccd_result(
-        const Eigen::Vector3d& p_t0,
-        const Eigen::Vector3d& t0_t0,
-        const Eigen::Vector3d& t1_t0,
-        const Eigen::Vector3d& t2_t0,
-        const Eigen::Vector3d& p_t1,
-        const Eigen::Vector3d& t0_t1,
-        const Eigen::Vector3d& t1_t1,
-        const Eigen::Vector3d& t2_t1,
-        double min_distance = 0,
-        double tmax = 1) const
-    {
-        return detail::root_finding::query<detail::root_finding::Kind::point_triangle>(
-            { { &p_t0, &t0_t0, &t1_t0, &t2_t0, &p_t1, &t0_t1, &t1_t1, &t2_t1 } },
-            min_distance, tmax, conservative_rescaling, zero_tolerance);
-    }
-
-    /// Edge (ea0, ea1) against edge (eb0, eb1).
-    CCDResult edge_edge_ccd_result(
-        const Eigen::Vector3d& ea0_t0,
-        const Eigen::Vector3d& ea1_t0,
-        const Eigen::Vector3d& eb0_t0,
-        const Eigen::Vector3d& eb1_t0,
-        const Eigen::Vector3d& ea0_t1,
-        const Eigen::Vector3d& ea1_t1,
-        const Eigen::Vector3d& eb0_t1,
-        const Eigen::Vector3d& eb1_t1,
-        double min_distance = 0,
-        double tmax = 1) const
-    {
-        return detail::root_finding::query<detail::root_finding::Kind::edge_edge>(
-            { { &ea0_t0, &ea1_t0, &eb0_t0, &eb1_t0, &ea0_t1, &ea1_t1, &eb0_t1, &eb1_t1 } },
-            min_distance, tmax, conservative_rescaling, zero_tolerance);
-    }
-
-    /// Drop-in shape of point_point_ccd_result: returns collides(), sets toi
-    /// (tmax when false). Throws ipc::invalid_argument on invalid input.
-    bool point_point_ccd(
-        const Eigen::Vector3d& p_t0,
-        const Eigen::Vector3d& q_t0,
-        const Eigen::Vector3d& p_t1,
-        const Eigen::Vector3d& q_t1,
-        double& toi,
-        double min_distance = 0,
-        double tmax = 1) const
-    {
-        return finish<2>(
-            "point_point_ccd",
-            point_point_ccd_result(p_t0, q_t0, p_t1, q_t1, min_distance, tmax),
-            { { &p_t0, &q_t0, &p_t1, &q_t1 } }, toi, min_distance, tmax);
-    }
-
-    /// Drop-in shape of point_edge_ccd_result (see point_point_ccd).
-    bool point_edge_ccd(
-        const Eigen::Vector3d& p_t0,
-        const Eigen::Vector3d& e0_t0,
-        const Eigen::Vector3d& e1_t0,
-        const Eigen::Vector3d& p_t1,
-        const Eigen::Vector3d& e0_t1,
-        const Eigen::Vector3d& e1_t1,
-        double& toi,
-        double min_distance = 0,
-        double tmax = 1) const
-    {
-        return finish<3>(
-            "point_edge_ccd",
-            point_edge_ccd_result(p_t0, e0_t0, e1_t0, p_t1, e0_t1, e1_t1, min_distance, tmax),
-            { { &p_t0, &e0_t0, &e1_t0, &p_t1, &e0_t1, &e1_t1 } }, toi, min_distance, tmax);
-    }
-
-    /// Drop-in shape of point_triangle_ccd_result (see point_point_ccd).
-    bool point_triangle_ccd(
-        const Eigen::Vector3d& p_t0,
-        const Eigen::Vector3d& t0_t0,
-        const Eigen::Vector3d& t1_t0,
-        const Eigen::Vector3d& t2_t0,
-        const Eigen::Vector3d& p_t1,
-        const Eigen::Vector3d& t0_t1,
-        const Eigen::Vector3d& t1_t1,
-        const Eigen::Vector3d& t2_t1,
-        double& toi,
-        double min_distance = 0,
-        double tmax = 1) const
-    {
-        return finish<4>(
-            "point_triangle_ccd",
-            point_triangle_ccd_result(
-                p_t0, t0_t0, t1_t0, t2_t0, p_t1, t0_t1, t1_t1, t2_t1, min_distance, tmax),
-            { { &p_t0, &t0_t0, &t1_t0, &t2_t0, &p_t1, &t0_t1, &t1_t1, &t2_t1 } }, toi,
-            min_distance, tmax);
-    }
-
-    /// Drop-in shape of edge_edge_ccd_result (see point_point_ccd).
-    bool edge_edge_ccd(
-        const Eigen::Vector3d& ea0_t0,
-        const Eigen::Vector3d& ea1_t0,
-        const Eigen::Vector3d& eb0_t0,
-        const Eigen::Vector3d& eb1_t0,
-        const Eigen::Vector3d& ea0_t1,
-        const Eigen::Vector3d& ea1_t1,
-        const Eigen::Vector3d& eb0_t1,
-        const Eigen::Vector3d& eb1_t1,
-        double& toi,
-        double min_distance = 0,
-        double tmax = 1) const
-    {
-        return finish<4>(
-            "edge_edge_ccd",
-            edge_edge_ccd_result(
-                ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1, min_distance,
-                tmax),
-            { { &ea0_t0, &ea1_t0, &eb0_t0, &eb1_t0, &ea0_t1, &ea1_t1, &eb0_t1, &eb1_t1 } }, toi,
-            min_distance, tmax);
-    }
-
 private:
-    template <int NumPoints>
-    bool finish(
-        const char* function,
-        const CCDResult& result,
-        const std::array<const Eigen::Vector3d*, 2 * NumPoints>& points,
-        double& toi,
-        double min_distance,
-        double tmax) const
+    friend class CCDQueries<RootFindingCCD>;
+
+    template <CCDStencil S>
+    CCDResult stencil_ccd(const CCDStencilPoints<S>& points, double min_distance, double tmax) const
     {
-        if (result.status == CCDStatus::invalid_input) {
-            const char* problem = detail::root_finding::input_problem<NumPoints>(
-                points, min_distance, tmax, conservative_rescaling, zero_tolerance);
-            throw invalid_argument(detail::concat(
-                "RootFindingCCD::", function, ": ", problem, " (min_distance = ", min_distance,
-                ", tmax = ", tmax, ")"));
-        }
-        toi = result.toi;
-        return result.collides();
+        return detail::root_finding::query<S>(
+            points, min_distance, tmax, conservative_rescaling, zero_tolerance);
+    }
+
+    template <CCDStencil S>
+    const char* input_problem(
+        const CCDStencilPoints<S>& points, double min_distance, double tmax) const
+    {
+        return detail::root_finding::input_problem<ccd_stencil_vertices(S)>(
+            points, min_distance, tmax, conservative_rescaling, zero_tolerance);
     }
 };
 
