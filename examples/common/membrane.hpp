@@ -14,8 +14,11 @@
 #include <ipc/core/error.hpp>
 #include <ipc/core/psd_projection.hpp>
 #include <ipc/core/types.hpp>
+#include <ipc/strain_limit/svd_3x2.hpp>
 
+#include <array>
 #include <cmath>
+#include <utility>
 
 namespace ipc::examples {
 
@@ -141,16 +144,84 @@ Vector<Scalar, 9> membrane_energy_gradient(
     return g;
 }
 
+/// stvk_stress_derivative projected by `projection` (clamp or abs; none
+/// returns it unprojected) through its analytic eigensystem, without a
+/// numerical eigensolve. With F = U diag(s1, s2) V^T and n the normal, StVK
+/// is psi = mu/4 sum (s_i^2 - 1)^2 + lambda/8 (s1^2 + s2^2 - 2)^2, and the
+/// six eigenpairs of the F-space Hessian are:
+///  - a 2x2 stretch block on u_i v_i^T: entries psi_ii = mu (3 s_i^2 - 1) +
+///    t + lambda s_i^2 and psi_12 = lambda s1 s2, with t = lambda/2 (s1^2 +
+///    s2^2 - 2);
+///  - twist (u1 v2^T - u2 v1^T)/sqrt2: (psi_1 + psi_2)/(s1 + s2) = mu (s1^2 -
+///    s1 s2 + s2^2 - 1) + t;
+///  - flip (u1 v2^T + u2 v1^T)/sqrt2: (psi_1 - psi_2)/(s1 - s2) = mu (s1^2 +
+///    s1 s2 + s2^2 - 1) + t;
+///  - out of plane n v_i^T: psi_i / s_i = mu (s_i^2 - 1) + t.
+/// All are polynomials in s1, s2, so repeated and zero singular values need
+/// no special case. Equal to project_to_psd(stvk_stress_derivative(F)) up to
+/// round-off (tested).
+template <typename Scalar>
+Matrix<Scalar, 6> stvk_stress_derivative_projected(
+    const Matrix<Scalar, 3, 2>& F, Scalar mu, Scalar lambda, PSDProjection projection)
+{
+    if (projection == PSDProjection::none) {
+        return stvk_stress_derivative(F, mu, lambda);
+    }
+    using std::atan2;
+    using std::cos;
+    using std::sin;
+    using std::sqrt;
+    const SingularValueDecomposition3x2<Scalar> svd = singular_value_decomposition_3x2(F);
+    const Scalar s1 = svd.singular_values[0], s2 = svd.singular_values[1];
+    const Scalar a = s1 * s1, b = s2 * s2, c = s1 * s2;
+    const Scalar t = lambda / 2 * (a + b - Scalar(2));
+    const auto mode = [&](const Vector3<Scalar>& u, int j) {
+        Vector<Scalar, 6> m;
+        m.template head<3>() = svd.V(0, j) * u;
+        m.template tail<3>() = svd.V(1, j) * u;
+        return m;
+    };
+    const Vector3<Scalar> u1 = svd.U.col(0), u2 = svd.U.col(1);
+    const Vector<Scalar, 6> stretch1 = mode(u1, 0), stretch2 = mode(u2, 1);
+    // The stretch block's eigenvectors: rotation by half the angle of
+    // (psi_11 - psi_22, 2 psi_12); the first belongs to the larger value.
+    const Scalar h11 = mu * (Scalar(3) * a - Scalar(1)) + t + lambda * a;
+    const Scalar h22 = mu * (Scalar(3) * b - Scalar(1)) + t + lambda * b;
+    const Scalar h12 = lambda * c;
+    const Scalar mean = (h11 + h22) / Scalar(2), half = (h11 - h22) / Scalar(2);
+    const Scalar radius = sqrt(half * half + h12 * h12);
+    const Scalar angle = atan2(h12, half) / Scalar(2);
+    const Scalar inverse_root2 = Scalar(1) / sqrt(Scalar(2));
+    const std::array<std::pair<Scalar, Vector<Scalar, 6>>, 6> modes { {
+        { mean + radius, cos(angle) * stretch1 + sin(angle) * stretch2 },
+        { mean - radius, cos(angle) * stretch2 - sin(angle) * stretch1 },
+        { mu * (a - c + b - Scalar(1)) + t, inverse_root2 * (mode(u1, 1) - mode(u2, 0)) },
+        { mu * (a + c + b - Scalar(1)) + t, inverse_root2 * (mode(u1, 1) + mode(u2, 0)) },
+        { mu * (a - Scalar(1)) + t, mode(svd.normal, 0) },
+        { mu * (b - Scalar(1)) + t, mode(svd.normal, 1) },
+    } };
+    Matrix<Scalar, 6> H = Matrix<Scalar, 6>::Zero();
+    for (const auto& [value, vector] : modes) {
+        const Scalar kept = value >= Scalar(0) ? value
+            : projection == PSDProjection::abs  ? Scalar(-value)
+                                                : Scalar(0);
+        if (kept != Scalar(0)) {
+            H.noalias() += kept * vector * vector.transpose();
+        }
+    }
+    return H;
+}
+
 /// Hessian of membrane_energy (N/m); the 6x6 stress derivative is projected
-/// to PSD (projection) before the change of variables.
+/// to PSD (projection) before the change of variables, through its analytic
+/// eigensystem (stvk_stress_derivative_projected).
 template <typename Scalar>
 Matrix<Scalar, 9> membrane_energy_hessian(
     const Vector<Scalar, 9>& x, const TriangleRest<Scalar>& rest, const MembraneMaterial<Scalar>& m,
     PSDProjection projection = PSDProjection::clamp)
 {
-    const Matrix<Scalar, 6> H = project_to_psd(
-        stvk_stress_derivative(triangle_deformation_gradient(x, rest.rest_inverse), m.mu, m.lambda),
-        projection);
+    const Matrix<Scalar, 6> H = stvk_stress_derivative_projected(
+        triangle_deformation_gradient(x, rest.rest_inverse), m.mu, m.lambda, projection);
     const Matrix<Scalar, 6, 9> A = detail::triangle_deformation_map(rest.rest_inverse);
     return rest.area * m.thickness * A.transpose() * H * A;
 }

@@ -12,7 +12,10 @@
 
 #include <Eigen/Dense>
 
+#include <algorithm>
 #include <random>
+#include <utility>
+#include <vector>
 
 using namespace ipc::examples;
 using ipc::PSDProjection;
@@ -106,6 +109,56 @@ TEST_CASE("membrane StVK derivatives", "[examples][elasticity]")
     }
     CHECK_THROWS_AS(triangle_rest<double>(X.segment<3>(0), X.segment<3>(3), 2 * X.segment<3>(3)),
         ipc::degenerate_geometry);
+}
+
+TEST_CASE("StVK membrane: the analytic projection equals a numerical one", "[examples][elasticity]")
+{
+    // Reference: the unprojected 6x6 stress derivative, eigendecomposed by
+    // the tests' Jacobi solver, negative eigenvalues clamped or flipped.
+    const auto reference = [](const Eigen::Matrix<double, 3, 2>& F, double mu, double lambda,
+                               PSDProjection projection) {
+        const Eigen::MatrixXd H = stvk_stress_derivative<double>(F, mu, lambda);
+        const auto eigen = ipc::test::reference_eigen(H);
+        Eigen::VectorXd values = eigen.values;
+        for (Eigen::Index k = 0; k < values.size(); ++k) {
+            if (values[k] < 0) {
+                values[k] = projection == PSDProjection::abs ? -values[k] : 0.0;
+            }
+        }
+        return Eigen::MatrixXd(eigen.vectors * values.asDiagonal() * eigen.vectors.transpose());
+    };
+    std::vector<Eigen::Matrix<double, 3, 2>> cases;
+    std::mt19937 random(7);
+    std::uniform_real_distribution<double> entry(-1.5, 1.5);
+    for (int k = 0; k < 40; ++k) { // general, mostly with compressed directions
+        Eigen::Matrix<double, 3, 2> F;
+        for (int i = 0; i < 6; ++i) {
+            F.data()[i] = entry(random);
+        }
+        cases.push_back(F);
+    }
+    const Eigen::Matrix3d R = Eigen::AngleAxisd(0.4, Eigen::Vector3d(1, -2, 0.5).normalized()).toRotationMatrix();
+    const Eigen::Matrix2d Q = Eigen::Rotation2Dd(1.1).toRotationMatrix();
+    for (const double s : { 0.5, 0.9, 1.0, 1.2 }) { // equal singular values
+        cases.push_back(R.leftCols<2>() * (s * Q));
+    }
+    for (const double s : { 0.3, 1.0, 1.4 }) { // a collapsed triangle: s2 = 0
+        Eigen::Matrix<double, 3, 2> F = Eigen::Matrix<double, 3, 2>::Zero();
+        F(0, 0) = s;
+        cases.push_back(R * F * Q);
+    }
+    cases.push_back(Eigen::Matrix<double, 3, 2>::Zero());
+    for (const auto& [mu, lambda] : { std::pair { 3e4, 1e4 }, std::pair { 1e3, 0.0 }, std::pair { 2.0, 50.0 } }) {
+        for (const auto& F : cases) {
+            for (const PSDProjection projection : { PSDProjection::clamp, PSDProjection::abs }) {
+                const Eigen::MatrixXd expected = reference(F, mu, lambda, projection);
+                const Eigen::MatrixXd analytic = stvk_stress_derivative_projected<double>(F, mu, lambda, projection);
+                CHECK((analytic - expected).norm() <= 1e-12 * std::max(1.0, expected.norm()));
+            }
+            CHECK(stvk_stress_derivative_projected<double>(F, mu, lambda, PSDProjection::none)
+                == stvk_stress_derivative<double>(F, mu, lambda));
+        }
+    }
 }
 
 TEST_CASE("hinge dihedral angle and bending derivatives", "[examples][elasticity]")
