@@ -202,9 +202,7 @@ Matrix<Scalar, 6> stvk_stress_derivative_projected(
     } };
     Matrix<Scalar, 6> H = Matrix<Scalar, 6>::Zero();
     for (const auto& [value, vector] : modes) {
-        const Scalar kept = value >= Scalar(0) ? value
-            : projection == PSDProjection::abs  ? Scalar(-value)
-                                                : Scalar(0);
+        const Scalar kept = projected_eigenvalue(value, projection);
         if (kept != Scalar(0)) {
             H.noalias() += kept * vector * vector.transpose();
         }

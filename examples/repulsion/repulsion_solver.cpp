@@ -23,6 +23,7 @@
 #include <array>
 #include <chrono>
 #include <cmath>
+#include <cstddef>
 #include <limits>
 #include <map>
 #include <numeric>
@@ -810,12 +811,18 @@ struct RepulsionSimulator::Impl {
         // Rings added per round: 1, 2, 4, ... A chain of edges at the cap
         // moves its failure one edge along per ring, and doubling reaches
         // any chain (or the whole cloth) in a logarithmic number of rounds.
+        // A round that leaves F as it was would repeat the previous check, so
+        // it ends the search too (F then closes whole sheets and no failure
+        // lies outside it).
+        std::ptrdiff_t checked = -1; // size of F at the previous check
         for (int round = 0; round < 16; ++round) {
             for (int ring = 0; ring < (1 << std::min(round, 12)) && grow(); ++ring) {
             }
-            if (std::all_of(moving.begin(), moving.end(), [](char m) { return m != 0; })) {
+            const std::ptrdiff_t size = std::count(moving.begin(), moving.end(), char(1));
+            if (size == std::ptrdiff_t(n) || size == checked) {
                 break;
             }
+            checked = size;
             Eigen::MatrixXd mixed = soft;
             for (Index u = 0; u < n; ++u) {
                 if (moving[std::size_t(u)]) {

@@ -835,16 +835,14 @@ private:
 
     template <detail::accd::Kind K, int N, std::size_t V>
     bool checked(
-        const char* name, const std::array<Eigen::Matrix<double, N, 1>, V>& x0,
+        const char* function, const std::array<Eigen::Matrix<double, N, 1>, V>& x0,
         const std::array<Eigen::Matrix<double, N, 1>, V>& x1, double& toi, double min_distance,
         double tmax) const
     {
-        const char* problem = "invalid input";
+        const char* problem = nullptr;
         const CCDResult result = run<K, N, V>(x0, x1, min_distance, tmax, &problem);
         if (result.status == CCDStatus::invalid_input) {
-            throw invalid_argument(detail::concat(
-                "AdditiveCCD::", name, ": ", problem, " (min_distance = ", min_distance,
-                ", tmax = ", tmax, ")"));
+            throw_invalid_ccd_input(AdditiveCCD::name, function, problem, min_distance, tmax);
         }
         toi = result.toi;
         return result.collides();

@@ -40,6 +40,17 @@ constexpr int ccd_stencil_vertices(CCDStencil stencil)
 template <CCDStencil S>
 using CCDStencilPoints = std::array<const Eigen::Vector3d*, 2 * ccd_stencil_vertices(S)>;
 
+/// Throws the ipc::invalid_argument of a drop-in `*_ccd` call with invalid
+/// input: "Method::function: problem (min_distance = .., tmax = ..)"; a null
+/// problem reads "invalid input".
+[[noreturn]] inline void throw_invalid_ccd_input(const char* method, const char* function,
+    const char* problem, double min_distance, double tmax)
+{
+    throw invalid_argument(detail::concat(method, "::", function, ": ",
+        problem ? problem : "invalid input", " (min_distance = ", min_distance, ", tmax = ", tmax,
+        ")"));
+}
+
 /// CRTP base giving a method the `*_ccd_result` and `*_ccd` calls (see the
 /// file comment for what Method supplies).
 template <typename Method> class CCDQueries {
@@ -189,10 +200,8 @@ private:
     {
         const CCDResult result = method().template stencil_ccd<S>(points, min_distance, tmax);
         if (result.status == CCDStatus::invalid_input) {
-            const char* problem = method().template input_problem<S>(points, min_distance, tmax);
-            throw invalid_argument(detail::concat(Method::name, "::", function, ": ",
-                problem ? problem : "invalid input", " (min_distance = ", min_distance,
-                ", tmax = ", tmax, ")"));
+            throw_invalid_ccd_input(Method::name, function,
+                method().template input_problem<S>(points, min_distance, tmax), min_distance, tmax);
         }
         toi = result.toi;
         return result.collides();

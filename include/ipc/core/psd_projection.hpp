@@ -217,6 +217,17 @@ namespace detail {
 
 } // namespace detail
 
+/// The eigenvalue that `method` puts in place of lambda: lambda itself when
+/// it is non-negative or the method is none, else 0 (clamp) or -lambda (abs).
+/// For energies whose Hessian comes with an analytic eigensystem.
+template <typename T> inline T projected_eigenvalue(T lambda, PSDProjection method)
+{
+    if (lambda > T(0) || method == PSDProjection::none) {
+        return lambda;
+    }
+    return method == PSDProjection::abs ? T(-lambda) : T(0);
+}
+
 /// Returns H with its eigenvalues clamped at zero (or replaced by their
 /// absolute values). H is assumed symmetric; only its lower triangle is read.
 template <typename Derived>
@@ -339,15 +350,6 @@ project_translation_invariant_to_psd(const Matrix<Scalar, 3 * N, 3 * N>& H, PSDP
 }
 
 namespace detail {
-    /// The eigenvalue that the projection puts in place of lambda.
-    template <typename T> inline T projected_eigenvalue(T lambda, PSDProjection method)
-    {
-        if (lambda > T(0) || method == PSDProjection::none) {
-            return lambda;
-        }
-        return method == PSDProjection::abs ? T(-lambda) : T(0);
-    }
-
     /// PSD projection (method clamp or abs; none returns the matrix itself)
     /// of the NP*DIM x NP*DIM stencil matrix
     ///   A = alpha (2 (w w^T) (x) I_DIM - L L^T) + beta g g^T,  g = 2 w (x) r,

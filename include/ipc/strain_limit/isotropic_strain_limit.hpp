@@ -134,14 +134,6 @@ namespace detail {
         return state;
     }
 
-    template <typename Scalar> Scalar project_eigenvalue(const Scalar& value, PSDProjection method)
-    {
-        if (method == PSDProjection::none || value >= Scalar(0)) {
-            return value;
-        }
-        return method == PSDProjection::abs ? Scalar(-value) : Scalar(0);
-    }
-
     template <typename Scalar>
     Vector<Scalar, 6> outer_vec(const Vector3<Scalar>& u, const Vector2<Scalar>& v)
     {
@@ -270,7 +262,7 @@ Matrix<Scalar, 6, 6> isotropic_strain_limit_density_hessian(const Matrix<Scalar,
     const StrainLimitEigensystem<Scalar> system
         = detail::isotropic_eigensystem(state, limit, threshold);
     for (int k = 0; k < 6; ++k) {
-        const Scalar value = detail::project_eigenvalue(system.eigenvalues[k], projection);
+        const Scalar value = projected_eigenvalue(system.eigenvalues[k], projection);
         if (value != Scalar(0)) {
             hessian.noalias() += value * system.eigenvectors.col(k) * system.eigenvectors.col(k).transpose();
         }
