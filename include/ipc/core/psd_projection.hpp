@@ -24,6 +24,29 @@ enum class PSDProjection {
 };
 
 namespace detail {
+    /// Maps the first `count` columns of V from the basis of a tridiagonal
+    /// form back to the original one: v <- P_0 P_1 ... P_{M-3} v, with
+    /// P_k = I - 2 u_k u_k^T and u_k column k of reflectors (zero columns are
+    /// identities), as left by symmetric_tridiagonal_qr_eigen. 4 (M - k - 1)
+    /// flops per reflector and column; the columns go through each
+    /// reflector together, so their dependency chains overlap.
+    template <typename T, int M>
+    inline void apply_householder_reflectors(const Matrix<T, M, M>& reflectors, Matrix<T, M, M>& V, int count)
+    {
+        for (int k = M - 3; k >= 0; --k) {
+            for (int j = 0; j < count; ++j) {
+                T dot = T(0);
+                for (int i = k + 1; i < M; ++i) {
+                    dot += reflectors(i, k) * V(i, j);
+                }
+                dot *= T(2);
+                for (int i = k + 1; i < M; ++i) {
+                    V(i, j) -= dot * reflectors(i, k);
+                }
+            }
+        }
+    }
+
     /// Eigendecomposition of a small symmetric matrix A (M x M, fixed size;
     /// only the lower triangle is read) by Householder reduction to
     /// tridiagonal form followed by implicit symmetric QR steps with
@@ -41,14 +64,25 @@ namespace detail {
     /// is set, and `values` and V are left unspecified. The count is exact
     /// for a matrix within a few ulps of the tridiagonal form, so only an
     /// eigenvalue within rounding of zero can be missed.
+    ///
+    /// With `reflectors` given, V is left in the basis of the tridiagonal
+    /// form and *reflectors receives the Householder vectors (column k: the
+    /// unit u of step k); apply_householder_reflectors then maps the
+    /// eigenvectors a caller needs into the original basis, which is cheaper
+    /// than transforming all of them when only a few are used (the negative
+    /// ones of a PSD projection).
     template <typename T, int M>
     inline void symmetric_tridiagonal_qr_eigen(Matrix<T, M, M> A, Vector<T, M>& values, Matrix<T, M, M>& V,
-                                               bool* positive_semidefinite = nullptr)
+                                               bool* positive_semidefinite = nullptr,
+                                               Matrix<T, M, M>* reflectors = nullptr)
     {
         using std::abs;
         using std::sqrt;
         static_assert(M >= 1, "need a nonempty matrix");
         V.setIdentity();
+        Matrix<T, M, M> U_local;
+        Matrix<T, M, M>& U = reflectors != nullptr ? *reflectors : U_local;
+        U.setZero(); // columns of steps that need no reflection stay zero (P = I)
         // Mirror the lower triangle and scale the largest entry to one, so
         // no square below under- or overflows.
         T largest = T(0);
@@ -115,17 +149,7 @@ namespace detail {
                 }
             }
             e[k] = alpha;
-            // V <- V P (A = V T V^T is kept).
-            for (int i = 0; i < M; ++i) {
-                T sum = T(0);
-                for (int j = k + 1; j < M; ++j) {
-                    sum += V(i, j) * u[j];
-                }
-                sum *= T(2);
-                for (int j = k + 1; j < M; ++j) {
-                    V(i, j) -= sum * u[j];
-                }
-            }
+            U.col(k) = u; // A = P_0 ... P_{M-3} T P_{M-3} ... P_0, P_k = I - 2 u u^T
         }
         for (int k = 0; k < M; ++k) {
             values[k] = A(k, k);
@@ -213,6 +237,9 @@ namespace detail {
             }
         }
         values *= largest;
+        if (reflectors == nullptr) {
+            apply_householder_reflectors<T, M>(U, V, M);
+        }
     }
 
 } // namespace detail
@@ -228,6 +255,65 @@ template <typename T> inline T projected_eigenvalue(T lambda, PSDProjection meth
     return method == PSDProjection::abs ? T(-lambda) : T(0);
 }
 
+namespace detail {
+    /// The eigenpairs of a small symmetric matrix A (M x M, fixed size; only
+    /// the lower triangle is read) whose eigenvalues are negative: returns
+    /// their count m, with the eigenvalues in values[0, m) and unit
+    /// eigenvectors in the first m columns of vectors. Returns 0 at once when
+    /// the inertia of the tridiagonal form shows no negative eigenvalue.
+    /// Only these m eigenvectors are carried back through the Householder
+    /// reflections of the tridiagonal reduction, not all M.
+    template <typename T, int M>
+    inline int negative_eigenpairs(const Matrix<T, M, M>& A, Vector<T, M>& values, Matrix<T, M, M>& vectors)
+    {
+        bool positive_semidefinite = false;
+        Vector<T, M> all_values;
+        Matrix<T, M, M> tridiagonal_vectors, reflectors;
+        symmetric_tridiagonal_qr_eigen<T, M>(A, all_values, tridiagonal_vectors, &positive_semidefinite, &reflectors);
+        if (positive_semidefinite) {
+            return 0;
+        }
+        int count = 0;
+        for (int i = 0; i < M; ++i) {
+            if (all_values[i] < T(0)) {
+                values[count] = all_values[i];
+                vectors.col(count) = tridiagonal_vectors.col(i);
+                ++count;
+            }
+        }
+        apply_householder_reflectors<T, M>(reflectors, vectors, count);
+        return count;
+    }
+
+    /// H + sum over i < m of W_i W_i^T (W_i: column i of W): exactly
+    /// symmetric when H is, since every entry sums the same products in the
+    /// same order as its mirror.
+    template <typename T, int N, int M>
+    inline Matrix<T, N, N> add_outer_products(const Matrix<T, N, N>& H, const Matrix<T, N, M>& W, int m)
+    {
+        Matrix<T, N, N> out = H;
+        for (int b = 0; b < N; ++b) {
+            for (int a = 0; a < N; ++a) {
+                T sum = T(0);
+                for (int i = 0; i < m; ++i) {
+                    sum += W(a, i) * W(b, i);
+                }
+                out(a, b) += sum;
+            }
+        }
+        return out;
+    }
+
+    /// The scale sqrt(c |lambda|) that turns a unit eigenvector of a
+    /// negative eigenvalue lambda into the term W_i of add_outer_products
+    /// removing it (c = 1 clamps, c = 2 flips its sign).
+    template <typename T> inline T negative_part_scale(T lambda, PSDProjection method)
+    {
+        using std::sqrt;
+        return sqrt((method == PSDProjection::abs ? T(-2) : T(-1)) * lambda);
+    }
+} // namespace detail
+
 /// Returns H with its eigenvalues clamped at zero (or replaced by their
 /// absolute values). H is assumed symmetric; only its lower triangle is read.
 template <typename Derived>
@@ -240,46 +326,36 @@ project_to_psd(const Eigen::MatrixBase<Derived>& H, PSDProjection method = PSDPr
         return H;
     }
     constexpr int size = Derived::RowsAtCompileTime;
-    Eigen::Matrix<Scalar, size, 1, Eigen::ColMajor, Derived::MaxRowsAtCompileTime, 1> values;
-    MatrixType vectors;
     if constexpr (size != Eigen::Dynamic && size == Derived::ColsAtCompileTime && size <= 16) {
-        // Positive semi-definite input (an elastic element near rest, say)
-        // is recognised from the inertia of its tridiagonal form and returned
+        // H minus its negative part, H + sum over lambda_i < 0 of
+        // c |lambda_i| v_i v_i^T (c = 1 clamps, c = 2 flips). Positive
+        // semi-definite input (an elastic element near rest, say) is
+        // recognised from the inertia of its tridiagonal form and returned
         // before any QR step: about 3x faster at size 9.
-        bool positive_semidefinite = false;
-        detail::symmetric_tridiagonal_qr_eigen<Scalar, size>(H, values, vectors, &positive_semidefinite);
-        if (positive_semidefinite) {
+        const MatrixType symmetric = H.template selfadjointView<Eigen::Lower>();
+        Vector<Scalar, size> values;
+        MatrixType vectors;
+        const int m = detail::negative_eigenpairs<Scalar, size>(symmetric, values, vectors);
+        if (m == 0) {
             return H;
         }
-    } else {
-        const Eigen::SelfAdjointEigenSolver<MatrixType> eig(H.eval());
-        values = eig.eigenvalues();
-        vectors = eig.eigenvectors();
-    }
-    // H minus its negative part: H + sum over lambda_i < 0 of c |lambda_i| v_i v_i^T
-    // (c = 1 clamps, c = 2 flips), each term formed as w w^T with
-    // w = sqrt(c |lambda_i|) v_i so the result is exactly symmetric. Usually
-    // few eigenvalues are negative, so this costs a few rank-one updates
-    // instead of a full V diag(lambda) V^T.
-    using std::sqrt;
-    const Scalar factor = method == PSDProjection::abs ? Scalar(2) : Scalar(1);
-    MatrixType out;
-    bool changed = false;
-    for (Eigen::Index i = 0; i < values.size(); ++i) {
-        if (values[i] < Scalar(0)) {
-            if (!changed) {
-                out = H.template selfadjointView<Eigen::Lower>();
-                changed = true;
-            }
-            const Eigen::Matrix<Scalar, size, 1, Eigen::ColMajor, Derived::MaxRowsAtCompileTime, 1> w
-                = sqrt(-factor * values[i]) * vectors.col(i);
-            out.noalias() += w * w.transpose();
+        for (int i = 0; i < m; ++i) {
+            vectors.col(i) *= detail::negative_part_scale(values[i], method);
         }
+        return detail::add_outer_products<Scalar, size, size>(symmetric, vectors, m);
+    } else {
+        // Dynamic or large sizes: Eigen's solver, the same negative part.
+        const MatrixType symmetric = H.template selfadjointView<Eigen::Lower>();
+        const Eigen::SelfAdjointEigenSolver<MatrixType> eig(symmetric);
+        MatrixType out = symmetric;
+        for (Eigen::Index i = 0; i < eig.eigenvalues().size(); ++i) {
+            if (eig.eigenvalues()[i] < Scalar(0)) {
+                const auto w = (detail::negative_part_scale(eig.eigenvalues()[i], method) * eig.eigenvectors().col(i)).eval();
+                out.noalias() += w * w.transpose();
+            }
+        }
+        return out;
     }
-    if (!changed) {
-        return H;
-    }
-    return out;
 }
 
 namespace detail {
@@ -328,12 +404,13 @@ namespace detail {
 
 /// PSD projection of the 3N x 3N Hessian H of a translation-invariant energy
 /// of N points in 3D (elastic elements, contact stencils: H annihilates rigid
-/// translations). Projects the 3(N - 1) x 3(N - 1) block Q^T H Q in the
-/// orthonormal translation-free basis Q = P (x) I3 (P: Helmert contrasts)
-/// and maps it back: equal to project_to_psd(H, method) up to round-off (the
-/// translation part of H, zero in exact arithmetic, is dropped), with an
-/// eigendecomposition about (N / (N - 1))^3 times cheaper (2.4x for 4
-/// points); both changes of basis work on 3 x 3 blocks.
+/// translations). Finds the negative eigenpairs of the 3(N - 1) x 3(N - 1)
+/// block Q^T H Q in the orthonormal translation-free basis Q = P (x) I3
+/// (P: Helmert contrasts) and removes them from H, their eigenvectors
+/// mapped back by Q: equal to project_to_psd(H, method) up to round-off,
+/// with an eigendecomposition about (N / (N - 1))^3 times cheaper (2.4x for
+/// 4 points). The reduction works on 3 x 3 blocks; only the lower triangle
+/// of H is read.
 template <int N, typename Scalar>
 Matrix<Scalar, 3 * N, 3 * N>
 project_translation_invariant_to_psd(const Matrix<Scalar, 3 * N, 3 * N>& H, PSDProjection method = PSDProjection::clamp)
@@ -342,11 +419,29 @@ project_translation_invariant_to_psd(const Matrix<Scalar, 3 * N, 3 * N>& H, PSDP
     if (method == PSDProjection::none) {
         return H;
     }
+    constexpr int K = 3 * (N - 1);
     static const Matrix<Scalar, N, N - 1> P = detail::helmert_contrasts<Scalar, N>();
-    static const Matrix<Scalar, N - 1, N> PT = P.transpose();
-    const Matrix<Scalar, 3 * (N - 1), 3 * (N - 1)> projected
-        = project_to_psd(detail::kronecker_congruence<N, N - 1, Scalar>(P, H), method);
-    return detail::kronecker_congruence<N - 1, N, Scalar>(PT, projected);
+    const Matrix<Scalar, 3 * N, 3 * N> symmetric = H.template selfadjointView<Eigen::Lower>();
+    Vector<Scalar, K> values;
+    Matrix<Scalar, K, K> vectors;
+    const int m = detail::negative_eigenpairs<Scalar, K>(detail::kronecker_congruence<N, N - 1, Scalar>(P, symmetric),
+                                                         values, vectors);
+    if (m == 0) {
+        return symmetric;
+    }
+    // Each eigenvector back in the 3N coordinates: (P (x) I3) v.
+    Matrix<Scalar, 3 * N, K> W = Matrix<Scalar, 3 * N, K>::Zero();
+    for (int i = 0; i < m; ++i) {
+        const Scalar scale = detail::negative_part_scale(values[i], method);
+        for (int a = 0; a < N; ++a) {
+            for (int k = 0; k < N - 1; ++k) {
+                if (P(a, k) != Scalar(0)) {
+                    W.template block<3, 1>(3 * a, i) += (scale * P(a, k)) * vectors.template block<3, 1>(3 * k, i);
+                }
+            }
+        }
+    }
+    return detail::add_outer_products<Scalar, 3 * N, K>(symmetric, W, m);
 }
 
 namespace detail {
