@@ -212,9 +212,11 @@ namespace detail {
                 if (z != T(0)) {
                     // No scaling needed: the matrix was scaled to norm about
                     // one and z, when nonzero, is above the deflation floor.
-                    const T inv_r = T(1) / sqrt(x * x + z * z);
-                    c = x * inv_r;
-                    s = -z * inv_r;
+                    // Two independent divisions: one step shorter on the
+                    // chain from one rotation to the next than 1 / r times.
+                    const T r = sqrt(x * x + z * z);
+                    c = x / r;
+                    s = -z / r;
                 }
                 // Rotate the 2 x 2 block and its couplings: rows/columns k, k + 1.
                 if (k > start) {
