@@ -167,6 +167,19 @@ template <typename T, int M> void check_inertia(const DynamicMatrix<T>& A)
     CHECK((A * vectors - vectors * found.asDiagonal()).norm() <= tolerance * norm);
     std::sort(found.data(), found.data() + count);
     CHECK((found - expected.head(count)).norm() <= tolerance * norm);
+
+    // project_to_psd built on them against the reference's own projections
+    // (clamp: negative eigenvalues to zero; abs: their magnitudes).
+    for (const ipc::PSDProjection method : { ipc::PSDProjection::clamp, ipc::PSDProjection::abs }) {
+        DynamicVector<T> projected = reference.values;
+        for (int i = 0; i < M; ++i) {
+            projected[i] = ipc::projected_eigenvalue(projected[i], method);
+        }
+        const DynamicMatrix<T> reference_projection
+            = reference.vectors * projected.asDiagonal() * reference.vectors.transpose();
+        const DynamicMatrix<T> projection = dynamic_copy(ipc::project_to_psd(Eigen::Matrix<T, M, M>(A), method));
+        CHECK((projection - reference_projection).norm() <= tolerance * norm);
+    }
 }
 
 template <typename T, int M> void check_eigen_family(std::mt19937_64& rng)
