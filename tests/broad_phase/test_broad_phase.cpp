@@ -1,6 +1,7 @@
 #include "scenes.hpp"
 
 #include <ipc/broad_phase/broad_phase.hpp>
+#include <ipc/collisions/collision_free_step_size.hpp>
 #include <ipc/distance/edge_edge.hpp>
 #include <ipc/distance/point_edge.hpp>
 #include <ipc/distance/point_point.hpp>
@@ -12,6 +13,7 @@
 #include <cmath>
 #include <functional>
 #include <mutex>
+#include <numeric>
 #include <random>
 
 #if IPC_HAS_OPENMP
@@ -512,6 +514,201 @@ TEST_CASE("Index structures answer box queries like brute force", "[broad_phase]
     bvh.query(far, [&](Index) { ++count; });
     hash.query(far, [&](Index) { ++count; });
     CHECK(count == 0);
+}
+
+namespace {
+
+/// Every pair {a, b} of ids (a < b) whose boxes overlap, by the tree's self
+/// descent, sorted.
+std::vector<std::pair<Index, Index>> bvh_self_pairs(const BVH& bvh)
+{
+    std::vector<std::pair<Index, Index>> pairs;
+    std::mutex mutex;
+    bvh.self_overlaps([&](int, Index a, Index b) {
+        const std::lock_guard<std::mutex> lock(mutex);
+        pairs.emplace_back(std::min(a, b), std::max(a, b));
+    });
+    std::sort(pairs.begin(), pairs.end());
+    return pairs;
+}
+
+std::vector<std::pair<Index, Index>> brute_self_pairs(const std::vector<AABB>& boxes)
+{
+    std::vector<std::pair<Index, Index>> pairs;
+    for (size_t i = 0; i < boxes.size(); ++i) {
+        for (size_t j = i + 1; j < boxes.size(); ++j) {
+            if (overlaps(boxes[i], boxes[j])) {
+                pairs.emplace_back(Index(i), Index(j));
+            }
+        }
+    }
+    return pairs;
+}
+
+/// Two stacked n x n grids of triangles, 0.02 apart, in the unit square.
+CollisionMesh stacked_grids(int n, Eigen::MatrixXd& V, Eigen::MatrixXi& F)
+{
+    V.resize(2 * n * n, 3);
+    F.resize(2 * 2 * (n - 1) * (n - 1), 3);
+    Index f = 0;
+    for (int sheet = 0; sheet < 2; ++sheet) {
+        const int base = sheet * n * n;
+        for (int i = 0; i < n; ++i) {
+            for (int j = 0; j < n; ++j) {
+                V.row(base + i * n + j) << double(i) / (n - 1), double(j) / (n - 1), 0.02 * sheet;
+            }
+        }
+        for (int i = 0; i + 1 < n; ++i) {
+            for (int j = 0; j + 1 < n; ++j) {
+                const int v = base + i * n + j;
+                F.row(f++) << v, v + n, v + 1;
+                F.row(f++) << v + 1, v + n, v + n + 1;
+            }
+        }
+    }
+    return CollisionMesh(V, Eigen::MatrixXi(0, 2), F);
+}
+
+} // namespace
+
+TEST_CASE("BVH refit: small motions refit, large ones decline; queries are exact either way", "[broad_phase][bvh]")
+{
+    std::mt19937 rng(23);
+    std::uniform_real_distribution<double> u(0, 1);
+    // 3,000 small boxes on a thin slab (many leaves, flat like cloth).
+    std::vector<AABB> boxes(3000);
+    for (AABB& box : boxes) {
+        for (size_t d = 0; d < 3; ++d) {
+            box.lower[d] = d == 2 ? 0.01 * u(rng) : u(rng);
+            box.upper[d] = box.lower[d] + 0.02 * u(rng);
+        }
+    }
+    const auto moved = [&](const std::vector<AABB>& from, double step) {
+        std::vector<AABB> to = from;
+        for (AABB& box : to) {
+            for (size_t d = 0; d < 3; ++d) {
+                const double shift = step * (2 * u(rng) - 1);
+                box.lower[d] += shift;
+                box.upper[d] += shift;
+            }
+        }
+        return to;
+    };
+    BVH bvh(boxes);
+    REQUIRE(bvh_self_pairs(bvh) == brute_self_pairs(boxes));
+
+    // A motion far below the boxes' size keeps the tree: refitted, exact.
+    const std::vector<AABB> nudged = moved(boxes, 1e-4);
+    CHECK(bvh.refit(nudged));
+    CHECK(bvh_self_pairs(bvh) == brute_self_pairs(nudged));
+    for (size_t q = 0; q < nudged.size(); q += 97) {
+        std::vector<Index> found;
+        bvh.query(nudged[q], [&](Index id) { found.push_back(id); });
+        std::sort(found.begin(), found.end());
+        std::vector<Index> expected;
+        for (size_t i = 0; i < nudged.size(); ++i) {
+            if (overlaps(nudged[i], nudged[q])) {
+                expected.push_back(Index(i));
+            }
+        }
+        CHECK(found == expected);
+    }
+
+    // Boxes dealt to other primitives: the kept grouping is useless, so
+    // refit declines and leaves the tree fitted to the nudged boxes.
+    std::vector<AABB> shuffled = nudged;
+    std::shuffle(shuffled.begin(), shuffled.end(), rng);
+    CHECK_FALSE(bvh.refit(shuffled));
+    CHECK(bvh_self_pairs(bvh) == brute_self_pairs(nudged));
+    // Forced, the refit of a poor tree is still exact; a rebuild too.
+    CHECK(bvh.refit(shuffled, std::numeric_limits<double>::max()));
+    CHECK(bvh_self_pairs(bvh) == brute_self_pairs(shuffled));
+    bvh.build(shuffled, detail::iota_ids(Index(shuffled.size())));
+    CHECK(bvh_self_pairs(bvh) == brute_self_pairs(shuffled));
+
+    CHECK_THROWS_AS(bvh.refit(boxes, 0.5), invalid_argument);
+    BVH empty;
+    CHECK(empty.refit(boxes));
+}
+
+TEST_CASE("BVH trees kept across queries on one mesh: static and swept, small and large motions, match brute force",
+          "[broad_phase][bvh]")
+{
+    // Two stacked 30 x 30 grids: 1,800 vertices, 5,162 edges (more first
+    // ids than one bucket of the sorted keys holds). Each query refits the
+    // trees of its kind when the mesh is the same and the motion small, and
+    // rebuilds them otherwise; the candidates must not tell the difference.
+    Eigen::MatrixXd V0;
+    Eigen::MatrixXi F;
+    const CollisionMesh mesh = stacked_grids(30, V0, F);
+    std::mt19937 rng(29);
+    std::normal_distribution<double> noise(0.0, 1.0);
+    const auto jittered = [&](const Eigen::MatrixXd& V, double size) {
+        Eigen::MatrixXd result = V;
+        for (Index i = 0; i < result.size(); ++i) {
+            result.data()[i] += size * noise(rng);
+        }
+        return result;
+    };
+    Eigen::MatrixXd folded = V0; // the top sheet swung down through the bottom one
+    for (Index v = V0.rows() / 2; v < V0.rows(); ++v) {
+        folded(v, 2) = -0.3 * V0(v, 0);
+    }
+    const std::vector<Eigen::MatrixXd> path
+        = { V0, jittered(V0, 1e-5), jittered(V0, 1e-4), jittered(V0, 0.01), folded, V0, jittered(V0, 1e-5) };
+    const double dhat = 0.03;
+    for (const int threads : { 1, 3 }) {
+        set_threads(threads);
+        release_broad_phase_memory();
+        for (size_t k = 0; k < path.size(); ++k) {
+            CAPTURE(threads, k);
+            const Candidates expected = static_candidates(mesh, path[k], dhat, BroadPhaseMethod::brute_force);
+            CHECK(static_candidates(mesh, path[k], dhat) == expected);
+            if (k > 0) {
+                const Candidates swept = swept_candidates(mesh, path[k - 1], path[k], 0.001, BroadPhaseMethod::brute_force);
+                CHECK(swept_candidates(mesh, path[k - 1], path[k], 0.001) == swept);
+                CHECK(collision_free_step_size(mesh, path[k - 1], path[k], 0.001)
+                      == collision_free_step_size(swept, mesh, path[k - 1], path[k], 0.001));
+            }
+        }
+    }
+    set_threads(4);
+}
+
+TEST_CASE("BVH trees are not reused across meshes with the same element counts", "[broad_phase][bvh]")
+{
+    // The same grids with their vertices numbered differently: every count
+    // agrees, but the edges join other vertex ids, so trees kept from one
+    // mesh (with its shared-vertex exclusions) must not serve the other.
+    Eigen::MatrixXd V;
+    Eigen::MatrixXi F;
+    const CollisionMesh mesh = stacked_grids(12, V, F);
+    std::vector<int> relabel(size_t(V.rows()));
+    std::iota(relabel.begin(), relabel.end(), 0);
+    std::shuffle(relabel.begin(), relabel.end(), std::mt19937(31));
+    Eigen::MatrixXd V_relabelled(V.rows(), 3);
+    Eigen::MatrixXi F_relabelled(F.rows(), 3);
+    for (Index v = 0; v < V.rows(); ++v) {
+        V_relabelled.row(relabel[size_t(v)]) = V.row(v);
+    }
+    for (Index f = 0; f < F.rows(); ++f) {
+        for (int k = 0; k < 3; ++k) {
+            F_relabelled(f, k) = relabel[size_t(F(f, k))];
+        }
+    }
+    const CollisionMesh other(V_relabelled, Eigen::MatrixXi(0, 2), F_relabelled);
+    REQUIRE(other.num_edges() == mesh.num_edges());
+    CHECK(other.topology_id() != mesh.topology_id());
+    const CollisionMesh copy = mesh;
+    CHECK(copy.topology_id() == mesh.topology_id());
+    const double dhat = 0.05;
+    const Candidates expected = static_candidates(mesh, V, dhat, BroadPhaseMethod::brute_force);
+    const Candidates expected_other = static_candidates(other, V_relabelled, dhat, BroadPhaseMethod::brute_force);
+    for (int round = 0; round < 2; ++round) {
+        CHECK(static_candidates(mesh, V, dhat) == expected);
+        CHECK(static_candidates(other, V_relabelled, dhat) == expected_other);
+        CHECK(static_candidates(copy, V, dhat) == expected);
+    }
 }
 
 #include <ipc/collisions/minimum_distance.hpp>

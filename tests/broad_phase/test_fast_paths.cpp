@@ -139,6 +139,36 @@ TEST_CASE("Radix sort on a bit field equals a stable sort on that field", "[broa
     use_threads(4);
 }
 
+TEST_CASE("Serial radix sort of a range on a bit field equals a stable sort on that field", "[broad_phase]")
+{
+    // The in-cache sort of one bucket of pair keys: any length, field width
+    // (one to six digits) and position, few distinct field values (so
+    // stability matters) or all equal (the pass-skipping shortcut).
+    std::mt19937_64 generator(13);
+    for (const std::size_t size : { 0, 1, 2, 33, 4096, 20001 }) {
+        for (const auto& [bits, low] : { std::pair { 1, 0 }, std::pair { 9, 19 }, std::pair { 28, 0 },
+                                         std::pair { 38, 0 }, std::pair { 60, 2 } }) {
+            for (const bool constant : { false, true }) {
+                const std::uint64_t field = (bits >= 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << bits) - 1) << low;
+                std::vector<std::uint64_t> keys(size);
+                const std::uint64_t shared = generator();
+                for (std::uint64_t& key : keys) {
+                    key = generator();
+                    const std::uint64_t value = constant ? shared : generator() % 1013 * 0x9e3779b97f4a7c15ull;
+                    key = (key & ~field) | ((value << low) & field);
+                }
+                std::vector<std::uint64_t> expected = keys;
+                std::stable_sort(expected.begin(), expected.end(),
+                                 [field](std::uint64_t a, std::uint64_t b) { return (a & field) < (b & field); });
+                std::vector<std::uint64_t> buffer(size);
+                CAPTURE(size, bits, low, constant);
+                detail::radix_sort_range(keys.data(), keys.size(), bits, low, buffer.data());
+                CHECK(keys == expected);
+            }
+        }
+    }
+}
+
 TEST_CASE("BVH keeps pairs whose inflated boxes only just touch", "[broad_phase][bvh]")
 {
     // Two parallel grids exactly dhat apart: the inflated boxes of a vertex

@@ -18,6 +18,14 @@
 /// the time). The set grows to the largest mesh queried (about 1 KB per
 /// primitive) and lives until the thread ends or
 /// release_broad_phase_memory() is called on that thread.
+///
+/// Trees: the BVH method keeps two sets of trees, one for queries at one
+/// configuration (static_candidates, candidates_from_boxes) and one for
+/// swept queries (swept_candidates, collision_free_step_size). A query on
+/// the same mesh (CollisionMesh::topology_id) as the last one of its kind
+/// refits that kind's trees to its boxes instead of rebuilding them, unless
+/// the primitives have moved so far that the kept trees would slow the
+/// search (BVH::refit); the candidates are the same either way.
 
 #include <ipc/broad_phase/aabb.hpp>
 #include <ipc/broad_phase/brute_force.hpp>
@@ -298,6 +306,7 @@ namespace detail {
     struct alignas(64) KeyBuffer {
         std::vector<std::uint64_t> keys;
         std::size_t used = 0;
+        std::vector<std::uint32_t> bucket_counts; ///< keys per bucket of a sorted query
 
         /// Room for at least extra more keys; returns where the next goes.
         std::uint64_t* room(std::size_t extra)
@@ -315,12 +324,30 @@ namespace detail {
         BVH tree;
         std::vector<std::uint32_t> ids;
         std::vector<std::int32_t> vertices; // Count per primitive
+        std::uint64_t topology = 0;         // what update() was last given (0: none)
+
+        /// Refits the tree to boxes when it was last built or updated for the
+        /// same topology (nonzero; equal values promise the same primitive
+        /// ids and vertices) and the refit keeps it tight (BVH::refit);
+        /// otherwise builds as build() does.
+        template <typename Vertex>
+        void update(const std::vector<AABB>& boxes, const std::vector<Index>& primitive_ids, Vertex&& vertex,
+                    std::uint64_t topology_key)
+        {
+            if (topology_key != 0 && topology_key == topology && primitive_ids.size() == tree.size()
+                && tree.refit(boxes)) {
+                return;
+            }
+            build(boxes, primitive_ids, vertex);
+            topology = topology_key;
+        }
 
         /// Builds over boxes[ids[i]]; vertex(id, k) gives vertex k of id.
         /// Padding slots of the tree get id 0 and vertices -1 (never read).
         template <typename Vertex>
         void build(const std::vector<AABB>& boxes, const std::vector<Index>& primitive_ids, Vertex&& vertex)
         {
+            topology = 0;
             tree.build(boxes, primitive_ids);
             const std::vector<Index>& sorted = tree.sorted_ids();
             ids.resize(sorted.size());
@@ -351,14 +378,25 @@ namespace detail {
         }
     };
 
+    /// The trees of one kind of query, one per primitive set.
+    struct PrimitiveTrees {
+        PrimitiveTree<2> edges, rods;
+        PrimitiveTree<3> faces;
+        PrimitiveTree<1> colliding, codim, particles;
+    };
+
+    /// Which trees a query uses: those of contact queries at one
+    /// configuration (and of the caller's own boxes), or those of swept
+    /// queries. A simulator alternates the two every Newton iteration; each
+    /// kind refits its own trees to its next query.
+    enum class TreeKind { static_boxes = 0, swept_boxes = 1 };
+
     /// What the broad phase keeps between calls on one thread (see the file
     /// comment): the primitive trees, the per-worker key buffers, the boxes
     /// of queries from positions and the candidates of callers that only
     /// pass them on (Collisions::build).
     struct BroadPhaseScratch {
-        PrimitiveTree<2> edges, rods;
-        PrimitiveTree<3> faces;
-        PrimitiveTree<1> colliding, codim, particles;
+        PrimitiveTrees trees[2]; ///< by TreeKind
         std::vector<KeyBuffer> key_buffers;
         CandidateKeys keys;    ///< the pair keys of the last query
         PrimitiveBoxes boxes;  ///< for the queries from positions
@@ -391,11 +429,23 @@ namespace detail {
         const std::uint32_t* ids_b = self ? first.ids.data() : second->ids.data();
         const std::int32_t* vertices_a = first.vertices.data();
         const std::int32_t* vertices_b = self ? first.vertices.data() : second->vertices.data();
+        // Sorted keys come out in buckets of their leading bits (the first
+        // id's): each worker counts its keys per bucket as it writes them,
+        // the keys are then scattered to their buckets' places, and the
+        // buckets, small enough for the cache, are sorted in parallel. That
+        // is two passes over the keys instead of two per digit of a global
+        // sort.
+        const std::size_t max_first
+            = first.ids.empty() ? 0 : std::size_t(*std::max_element(first.ids.begin(), first.ids.end()));
+        constexpr int bucket_bits = 10; // 512 to 1,024 buckets in use
+        const int bucket_shift = shift + std::max(0, bits_for(max_first + 1) - bucket_bits);
+        const std::size_t num_buckets = sorted ? ((std::uint64_t(max_first) << shift) >> bucket_shift) + 1 : 0;
         // The calling thread's buffers, one per worker (kept for the next call).
         std::vector<KeyBuffer>& buffers = broad_phase_scratch().key_buffers;
         buffers.resize(static_cast<std::size_t>(max_threads()));
         for (KeyBuffer& buffer : buffers) {
             buffer.used = 0;
+            buffer.bucket_counts.assign(num_buckets, 0u);
         }
         const BVH::LeafBoxes* leaves_a = first.tree.leaf_boxes().data();
         const BVH::LeafBoxes* leaves_b = tree_b.leaf_boxes().data();
@@ -436,24 +486,67 @@ namespace detail {
                 const std::uint64_t id_a = ids_a[i], id_b = ids_b[j];
                 const std::uint64_t low = self && id_b < id_a ? id_b : id_a;
                 const std::uint64_t high = self && id_b < id_a ? id_a : id_b;
-                out[count] = (low << shift) | high;
+                const std::uint64_t key = (low << shift) | high;
+                out[count] = key;
                 count += std::size_t(keep);
+                if (sorted) {
+                    buffer.bucket_counts[std::size_t(key >> bucket_shift)] += std::uint32_t(keep);
+                }
             }
             buffer.used += count;
         });
-        // Concatenate (any order: the sort below fixes it), sort, deduplicate.
-        std::vector<std::size_t> offsets(buffers.size() + 1, 0);
-        for (std::size_t t = 0; t < buffers.size(); ++t) {
-            offsets[t + 1] = offsets[t] + buffers[t].used;
+        if (!sorted) {
+            // Concatenate in worker order.
+            std::vector<std::size_t> offsets(buffers.size() + 1, 0);
+            for (std::size_t t = 0; t < buffers.size(); ++t) {
+                offsets[t + 1] = offsets[t] + buffers[t].used;
+            }
+            keys.resize(offsets.back());
+            parallel_for(0, std::ptrdiff_t(buffers.size()), [&](std::ptrdiff_t t) {
+                const KeyBuffer& buffer = buffers[std::size_t(t)];
+                std::copy(buffer.keys.begin(), buffer.keys.begin() + std::ptrdiff_t(buffer.used),
+                          keys.begin() + std::ptrdiff_t(offsets[std::size_t(t)]));
+            });
+            return;
         }
-        keys.resize(offsets.back());
+        // Bucket b starts at bucket_begin[b]; each worker's keys of bucket b
+        // go after those of the workers before it (bucket_counts becomes the
+        // worker's next place in each bucket).
+        std::vector<std::size_t> bucket_begin(num_buckets + 1, 0);
+        for (std::size_t b = 0; b < num_buckets; ++b) {
+            std::size_t offset = bucket_begin[b];
+            for (KeyBuffer& buffer : buffers) {
+                const std::size_t here = buffer.bucket_counts[b];
+                buffer.bucket_counts[b] = std::uint32_t(offset - bucket_begin[b]);
+                offset += here;
+            }
+            bucket_begin[b + 1] = offset;
+        }
+        keys.resize(bucket_begin[num_buckets]);
         parallel_for(0, std::ptrdiff_t(buffers.size()), [&](std::ptrdiff_t t) {
-            const KeyBuffer& buffer = buffers[std::size_t(t)];
-            std::copy(buffer.keys.begin(), buffer.keys.begin() + std::ptrdiff_t(buffer.used),
-                      keys.begin() + std::ptrdiff_t(offsets[std::size_t(t)]));
+            KeyBuffer& buffer = buffers[std::size_t(t)];
+            std::uint32_t* next = buffer.bucket_counts.data();
+            for (std::size_t i = 0; i < buffer.used; ++i) {
+                const std::uint64_t key = buffer.keys[i];
+                const std::size_t b = std::size_t(key >> bucket_shift);
+                keys[bucket_begin[b] + next[b]++] = key;
+            }
         });
-        if (sorted) {
-            radix_sort_keys(keys, shift + bits_for(first.ids.empty() ? 0 : std::size_t(*std::max_element(first.ids.begin(), first.ids.end())) + 1));
+        // Sort each bucket on the bits below its leading ones. A pair
+        // descent reports each pair once, so there are no duplicates to
+        // remove; checked all the same, and removed should one appear.
+        std::vector<unsigned char> duplicates(num_buckets, 0);
+        parallel_for(0, std::ptrdiff_t(num_buckets), [&](std::ptrdiff_t b) {
+            std::uint64_t* begin = keys.data() + bucket_begin[std::size_t(b)];
+            const std::size_t n = bucket_begin[std::size_t(b) + 1] - bucket_begin[std::size_t(b)];
+            std::vector<std::uint64_t>& buffer = radix_sort_buffer();
+            if (buffer.size() < n) {
+                buffer.resize(n);
+            }
+            radix_sort_range(begin, n, bucket_shift, 0, buffer.data());
+            duplicates[std::size_t(b)] = std::adjacent_find(begin, begin + n) != begin + n;
+        });
+        if (std::find(duplicates.begin(), duplicates.end(), 1) != duplicates.end()) {
             keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
         }
     }
@@ -479,7 +572,7 @@ namespace detail {
     /// the pair kinds that use it. The keys live in the calling thread's
     /// scratch (valid until its next broad-phase query).
     inline const CandidateKeys& bvh_candidate_keys(const CollisionMesh& mesh, const PrimitiveBoxes& boxes,
-                                                   bool sorted)
+                                                   bool sorted, TreeKind kind = TreeKind::static_boxes)
     {
         const Eigen::MatrixXi& E = mesh.edges();
         const Eigen::MatrixXi& F = mesh.faces();
@@ -502,28 +595,32 @@ namespace detail {
         const bool particle_pairs = particles.size() > 1;
 
         BroadPhaseScratch& scratch = broad_phase_scratch();
-        PrimitiveTree<2>& edge_tree = scratch.edges;
-        PrimitiveTree<2>& rod_tree = scratch.rods;
-        PrimitiveTree<3>& face_tree = scratch.faces;
-        PrimitiveTree<1>& colliding_tree = scratch.colliding;
-        PrimitiveTree<1>& codim_tree = scratch.codim;
-        PrimitiveTree<1>& particle_tree = scratch.particles;
-        // One tree after another, each built in parallel.
+        PrimitiveTrees& trees = scratch.trees[int(kind)];
+        PrimitiveTree<2>& edge_tree = trees.edges;
+        PrimitiveTree<2>& rod_tree = trees.rods;
+        PrimitiveTree<3>& face_tree = trees.faces;
+        PrimitiveTree<1>& colliding_tree = trees.colliding;
+        PrimitiveTree<1>& codim_tree = trees.codim;
+        PrimitiveTree<1>& particle_tree = trees.particles;
+        // One tree after another, each built in parallel, or refitted when
+        // the last query was on the same mesh topology (a simulator querying
+        // every iteration).
+        const std::uint64_t topology = mesh.topology_id();
         if (edge_edge_pairs || planar_pairs) {
-            edge_tree.build(boxes.edges, all_edges, edge_vertex);
+            edge_tree.update(boxes.edges, all_edges, edge_vertex, topology);
         }
         if (face_vertex_pairs) {
-            face_tree.build(boxes.faces, all_faces, face_vertex);
+            face_tree.update(boxes.faces, all_faces, face_vertex, topology);
         }
         if (face_vertex_pairs || planar_pairs) {
-            colliding_tree.build(boxes.vertices, colliding, self_vertex);
+            colliding_tree.update(boxes.vertices, colliding, self_vertex, topology);
         }
         if (rod_pairs) {
-            rod_tree.build(boxes.edges, rods, edge_vertex);
-            codim_tree.build(boxes.vertices, codim, self_vertex);
+            rod_tree.update(boxes.edges, rods, edge_vertex, topology);
+            codim_tree.update(boxes.vertices, codim, self_vertex, topology);
         }
         if (particle_pairs) {
-            particle_tree.build(boxes.vertices, particles, self_vertex);
+            particle_tree.update(boxes.vertices, particles, self_vertex, topology);
         }
 
         CandidateKeys& keys = scratch.keys;
@@ -604,9 +701,10 @@ namespace detail {
     }
 
     /// All candidates by BVH (sorted keys turned into candidate lists).
-    inline void bvh_candidates(const CollisionMesh& mesh, const PrimitiveBoxes& boxes, Candidates& candidates)
+    inline void bvh_candidates(const CollisionMesh& mesh, const PrimitiveBoxes& boxes, Candidates& candidates,
+                               TreeKind kind)
     {
-        const CandidateKeys& keys = bvh_candidate_keys(mesh, boxes, true);
+        const CandidateKeys& keys = bvh_candidate_keys(mesh, boxes, true, kind);
         candidates_from_keys(keys.face_vertex, keys.vertex_shift,
                              [](Index f, Index v) { return FaceVertexCandidate { f, v }; }, candidates.face_vertex);
         candidates_from_keys(keys.edge_edge, keys.edge_shift,
@@ -666,6 +764,52 @@ inline void release_broad_phase_memory()
     detail::release_radix_sort_buffer();
 }
 
+namespace detail {
+
+    /// candidates_from_boxes on the trees of one kind of query.
+    inline void candidates_from_boxes(const CollisionMesh& mesh, const PrimitiveBoxes& boxes,
+                                      Candidates& candidates, BroadPhaseMethod method, TreeKind kind)
+    {
+        require(boxes.vertices.size() == size_t(mesh.num_vertices()), "vertex boxes has ", boxes.vertices.size(),
+                " entries but the mesh has ", mesh.num_vertices(), " vertices");
+        require(boxes.edges.size() == size_t(mesh.num_edges()), "edge boxes has ", boxes.edges.size(),
+                " entries but the mesh has ", mesh.num_edges(), " edges");
+        require(boxes.faces.size() == size_t(mesh.num_faces()), "face boxes has ", boxes.faces.size(),
+                " entries but the mesh has ", mesh.num_faces(), " faces");
+        if (method == BroadPhaseMethod::bvh) {
+            detail::bvh_candidates(mesh, boxes, candidates, kind);
+            return;
+        }
+        const std::vector<Index> all_edges = detail::iota_ids(mesh.num_edges());
+
+        if (mesh.dim() == 3) {
+            const std::vector<Index> all_faces = detail::iota_ids(mesh.num_faces());
+            detail::find_pairs(
+                method, { &boxes.faces, &all_faces, &boxes.vertices, &mesh.collision_vertices(), false },
+                mesh.num_faces(), [&](Index f, Index v) { return mesh.can_collide_face_vertex(f, v); },
+                [](Index f, Index v) { return FaceVertexCandidate { f, v }; }, candidates.face_vertex);
+            detail::find_pairs(
+                method, { &boxes.edges, &all_edges, &boxes.edges, &all_edges, true }, mesh.num_edges(),
+                [&](Index a, Index b) { return mesh.can_collide_edge_edge(a, b); },
+                [](Index a, Index b) { return EdgeEdgeCandidate { a, b }; }, candidates.edge_edge);
+            detail::find_pairs(
+                method, { &boxes.edges, &mesh.rod_edges(), &boxes.vertices, &mesh.codim_vertices(), false },
+                mesh.num_edges(), [&](Index e, Index v) { return mesh.can_collide_edge_vertex(e, v); },
+                [](Index e, Index v) { return EdgeVertexCandidate { e, v }; }, candidates.edge_vertex);
+        } else {
+            detail::find_pairs(
+                method, { &boxes.edges, &all_edges, &boxes.vertices, &mesh.collision_vertices(), false },
+                mesh.num_edges(), [&](Index e, Index v) { return mesh.can_collide_edge_vertex(e, v); },
+                [](Index e, Index v) { return EdgeVertexCandidate { e, v }; }, candidates.edge_vertex);
+        }
+        detail::find_pairs(
+            method, { &boxes.vertices, &mesh.particles(), &boxes.vertices, &mesh.particles(), true },
+            mesh.num_vertices(), [&](Index a, Index b) { return mesh.can_collide_vertex_vertex(a, b); },
+            [](Index a, Index b) { return VertexVertexCandidate { a, b }; }, candidates.vertex_vertex);
+    }
+
+} // namespace detail
+
 /// Candidate pairs whose boxes overlap, for boxes already computed (e.g. by
 /// static_boxes or swept_boxes, or the caller's own): box vectors must have
 /// one entry per vertex, edge and face of mesh (throws ipc::invalid_argument
@@ -675,42 +819,7 @@ inline void release_broad_phase_memory()
 inline void candidates_from_boxes(const CollisionMesh& mesh, const PrimitiveBoxes& boxes, Candidates& candidates,
                                   BroadPhaseMethod method = BroadPhaseMethod::bvh)
 {
-    require(boxes.vertices.size() == size_t(mesh.num_vertices()), "vertex boxes has ", boxes.vertices.size(),
-            " entries but the mesh has ", mesh.num_vertices(), " vertices");
-    require(boxes.edges.size() == size_t(mesh.num_edges()), "edge boxes has ", boxes.edges.size(),
-            " entries but the mesh has ", mesh.num_edges(), " edges");
-    require(boxes.faces.size() == size_t(mesh.num_faces()), "face boxes has ", boxes.faces.size(),
-            " entries but the mesh has ", mesh.num_faces(), " faces");
-    if (method == BroadPhaseMethod::bvh) {
-        detail::bvh_candidates(mesh, boxes, candidates);
-        return;
-    }
-    const std::vector<Index> all_edges = detail::iota_ids(mesh.num_edges());
-
-    if (mesh.dim() == 3) {
-        const std::vector<Index> all_faces = detail::iota_ids(mesh.num_faces());
-        detail::find_pairs(
-            method, { &boxes.faces, &all_faces, &boxes.vertices, &mesh.collision_vertices(), false },
-            mesh.num_faces(), [&](Index f, Index v) { return mesh.can_collide_face_vertex(f, v); },
-            [](Index f, Index v) { return FaceVertexCandidate { f, v }; }, candidates.face_vertex);
-        detail::find_pairs(
-            method, { &boxes.edges, &all_edges, &boxes.edges, &all_edges, true }, mesh.num_edges(),
-            [&](Index a, Index b) { return mesh.can_collide_edge_edge(a, b); },
-            [](Index a, Index b) { return EdgeEdgeCandidate { a, b }; }, candidates.edge_edge);
-        detail::find_pairs(
-            method, { &boxes.edges, &mesh.rod_edges(), &boxes.vertices, &mesh.codim_vertices(), false },
-            mesh.num_edges(), [&](Index e, Index v) { return mesh.can_collide_edge_vertex(e, v); },
-            [](Index e, Index v) { return EdgeVertexCandidate { e, v }; }, candidates.edge_vertex);
-    } else {
-        detail::find_pairs(
-            method, { &boxes.edges, &all_edges, &boxes.vertices, &mesh.collision_vertices(), false },
-            mesh.num_edges(), [&](Index e, Index v) { return mesh.can_collide_edge_vertex(e, v); },
-            [](Index e, Index v) { return EdgeVertexCandidate { e, v }; }, candidates.edge_vertex);
-    }
-    detail::find_pairs(
-        method, { &boxes.vertices, &mesh.particles(), &boxes.vertices, &mesh.particles(), true },
-        mesh.num_vertices(), [&](Index a, Index b) { return mesh.can_collide_vertex_vertex(a, b); },
-        [](Index a, Index b) { return VertexVertexCandidate { a, b }; }, candidates.vertex_vertex);
+    detail::candidates_from_boxes(mesh, boxes, candidates, method, detail::TreeKind::static_boxes);
 }
 
 /// The same, returned.
@@ -767,7 +876,7 @@ inline void swept_candidates(
 {
     PrimitiveBoxes& boxes = detail::broad_phase_scratch().boxes;
     swept_boxes(mesh, V0, V1, min_distance, boxes);
-    candidates_from_boxes(mesh, boxes, candidates, method);
+    detail::candidates_from_boxes(mesh, boxes, candidates, method, detail::TreeKind::swept_boxes);
 }
 
 /// The same, returned.

@@ -604,7 +604,7 @@ double collision_free_step_size(const CollisionMesh& mesh, const Eigen::Ref<cons
     // result depends only on the set of pairs, not on their order).
     PrimitiveBoxes& boxes = detail::broad_phase_scratch().boxes;
     swept_boxes(mesh, V0, V1, min_distance, boxes);
-    const detail::CandidateKeys& keys = detail::bvh_candidate_keys(mesh, boxes, false);
+    const detail::CandidateKeys& keys = detail::bvh_candidate_keys(mesh, boxes, false, detail::TreeKind::swept_boxes);
     const detail::StencilMaker make { mesh, min_distance };
     const auto sources = detail::step_sources(
         keys.face_vertex.size(),

@@ -66,6 +66,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -139,6 +140,14 @@ public:
     Index num_faces() const { return faces_.rows(); }
 
     // ---------------------------------------------------------- connectivity
+
+    /// Identifies this mesh's elements and vertex roles: meshes with the
+    /// same id have the same edges, faces and colliding, codimensional,
+    /// particle and rod sets (a copy keeps its original's id; every
+    /// construction draws a new one). The broad phase keeps its trees
+    /// between queries on one topology and refits them instead of
+    /// rebuilding.
+    std::uint64_t topology_id() const { return topology_id_; }
 
     /// Rest positions, n x dim(), metres.
     const Eigen::MatrixXd& rest_positions() const { return rest_positions_; }
@@ -417,6 +426,13 @@ private:
     static constexpr unsigned char particle_flag = 8;
     static constexpr unsigned char prescribed_flag = 16;
     bool has_prescribed_ = false;
+
+    static std::uint64_t next_topology_id()
+    {
+        static std::atomic<std::uint64_t> next { 1 };
+        return next.fetch_add(1, std::memory_order_relaxed);
+    }
+    std::uint64_t topology_id_ = next_topology_id();
 
     std::array<int, 2> edge_array(Index e) const { return { { edges_(e, 0), edges_(e, 1) } }; }
     std::array<int, 3> face_array(Index f) const { return { { faces_(f, 0), faces_(f, 1), faces_(f, 2) } }; }
