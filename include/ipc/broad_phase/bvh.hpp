@@ -390,6 +390,18 @@ private:
     std::int32_t build_topology(const std::vector<std::uint64_t>& keys, std::int32_t begin, std::int32_t end,
                                 std::vector<PendingLeaf>& leaves);
 
+    /// Calls body(k) for every leaf k < num_leaves, in parallel blocks.
+    template <typename Body> static void for_each_leaf(size_t num_leaves, Body&& body)
+    {
+        const std::ptrdiff_t blocks = detail::work_blocks(std::ptrdiff_t(num_leaves) / 16);
+        parallel_for(0, blocks, [&](std::ptrdiff_t b) {
+            const size_t last = num_leaves * size_t(b + 1) / size_t(blocks);
+            for (size_t k = num_leaves * size_t(b) / size_t(blocks); k < last; ++k) {
+                body(k);
+            }
+        });
+    }
+
     /// Fills every leaf's slots and packed boxes from boxes[sorted_ids_],
     /// then all node bounds.
     void fit(const std::vector<AABB>& boxes);
@@ -495,17 +507,12 @@ inline void BVH::build(const std::vector<AABB>& boxes, const std::vector<Index>&
     const size_t num_leaves = leaves.size();
     sorted_ids_.resize(num_leaves * leaf_size);
     leaf_nodes_.resize(num_leaves);
-    const std::ptrdiff_t leaf_blocks = detail::work_blocks(std::ptrdiff_t(num_leaves) / 16);
-    parallel_for(0, leaf_blocks, [&](std::ptrdiff_t b) {
-        const size_t first = num_leaves * size_t(b) / size_t(leaf_blocks);
-        const size_t last = num_leaves * size_t(b + 1) / size_t(leaf_blocks);
-        for (size_t k = first; k < last; ++k) {
-            leaf_nodes_[k] = leaves[k].node;
-            const std::int32_t count = nodes_[size_t(leaves[k].node)].leaf & 15;
-            for (std::int32_t j = 0; j < leaf_size; ++j) {
-                sorted_ids_[k * leaf_size + size_t(j)]
-                    = j < count ? ids[size_t(keys[size_t(leaves[k].begin + j)] & 0xffffffffu)] : Index(-1);
-            }
+    for_each_leaf(num_leaves, [&](size_t k) {
+        leaf_nodes_[k] = leaves[k].node;
+        const std::int32_t count = nodes_[size_t(leaves[k].node)].leaf & 15;
+        for (std::int32_t j = 0; j < leaf_size; ++j) {
+            sorted_ids_[k * leaf_size + size_t(j)]
+                = j < count ? ids[size_t(keys[size_t(leaves[k].begin + j)] & 0xffffffffu)] : Index(-1);
         }
     });
     fit(boxes);
@@ -580,50 +587,45 @@ inline void BVH::fit(const std::vector<AABB>& boxes)
     const size_t num_leaves = leaf_nodes_.size();
     sorted_boxes_.resize(num_leaves * leaf_size);
     leaf_boxes_.resize(num_leaves);
-    const std::ptrdiff_t blocks = detail::work_blocks(std::ptrdiff_t(num_leaves) / 16);
-    parallel_for(0, blocks, [&](std::ptrdiff_t b) {
-        const size_t first = num_leaves * size_t(b) / size_t(blocks);
-        const size_t last = num_leaves * size_t(b + 1) / size_t(blocks);
-        for (size_t k = first; k < last; ++k) {
+    for_each_leaf(num_leaves, [&](size_t k) {
 #if defined(__GNUC__) || defined(__clang__)
-            // The boxes are gathered in Morton order, far apart in memory:
-            // fetch those of a few leaves ahead.
-            if (k + 8 < num_leaves) {
-                for (size_t j = 0; j < size_t(leaf_size); ++j) {
-                    const Index ahead = sorted_ids_[(k + 8) * leaf_size + j];
-                    if (ahead >= 0) {
-                        const AABB* box = &boxes[size_t(ahead)];
-                        __builtin_prefetch(box);
-                        __builtin_prefetch(reinterpret_cast<const char*>(box) + sizeof(AABB) - 1);
-                    }
+        // The boxes are gathered in Morton order, far apart in memory:
+        // fetch those of a few leaves ahead.
+        if (k + 8 < num_leaves) {
+            for (size_t j = 0; j < size_t(leaf_size); ++j) {
+                const Index ahead = sorted_ids_[(k + 8) * leaf_size + j];
+                if (ahead >= 0) {
+                    const AABB* box = &boxes[size_t(ahead)];
+                    __builtin_prefetch(box);
+                    __builtin_prefetch(reinterpret_cast<const char*>(box) + sizeof(AABB) - 1);
                 }
             }
+        }
 #endif
-            Node& node = nodes_[size_t(leaf_nodes_[k])];
-            const std::int32_t count = node.leaf & 15;
-            LeafBoxes& packed = leaf_boxes_[k];
-            for (std::int32_t j = 0; j < leaf_size; ++j) {
-                const size_t slot = k * leaf_size + size_t(j);
-                if (j < count) {
-                    const AABB& primitive = boxes[size_t(sorted_ids_[slot])];
-                    sorted_boxes_[slot] = primitive;
-                    for (size_t d = 0; d < 3; ++d) {
-                        packed.lower[d][j] = detail::round_down_to_float(primitive.lower[d]);
-                        packed.upper[d][j] = detail::round_up_to_float(primitive.upper[d]);
-                    }
-                } else {
-                    sorted_boxes_[slot] = AABB();
-                    for (size_t d = 0; d < 3; ++d) {
-                        packed.lower[d][j] = std::numeric_limits<float>::infinity();
-                        packed.upper[d][j] = -std::numeric_limits<float>::infinity();
-                    }
+        Node& node = nodes_[size_t(leaf_nodes_[k])];
+        const std::int32_t count = node.leaf & 15;
+        LeafBoxes& packed = leaf_boxes_[k];
+        for (std::int32_t j = 0; j < leaf_size; ++j) {
+            const size_t slot = k * leaf_size + size_t(j);
+            if (j < count) {
+                const AABB& primitive = boxes[size_t(sorted_ids_[slot])];
+                sorted_boxes_[slot] = primitive;
+                for (size_t d = 0; d < 3; ++d) {
+                    packed.lower[d][j] = detail::round_down_to_float(primitive.lower[d]);
+                    packed.upper[d][j] = detail::round_up_to_float(primitive.upper[d]);
+                }
+            } else {
+                sorted_boxes_[slot] = AABB();
+                for (size_t d = 0; d < 3; ++d) {
+                    packed.lower[d][j] = std::numeric_limits<float>::infinity();
+                    packed.upper[d][j] = -std::numeric_limits<float>::infinity();
                 }
             }
-            // Leaf bounds: the union of its (outward-rounded) primitives.
-            for (size_t d = 0; d < 3; ++d) {
-                node.lower[d] = *std::min_element(packed.lower[d], packed.lower[d] + count);
-                node.upper[d] = *std::max_element(packed.upper[d], packed.upper[d] + count);
-            }
+        }
+        // Leaf bounds: the union of its (outward-rounded) primitives.
+        for (size_t d = 0; d < 3; ++d) {
+            node.lower[d] = *std::min_element(packed.lower[d], packed.lower[d] + count);
+            node.upper[d] = *std::max_element(packed.upper[d], packed.upper[d] + count);
         }
     });
     // Inner bounds bottom-up: children come after their parent.
