@@ -435,11 +435,15 @@ namespace detail {
         // buckets, small enough for the cache, are sorted in parallel. That
         // is two passes over the keys instead of two per digit of a global
         // sort.
-        const std::size_t max_first
-            = first.ids.empty() ? 0 : std::size_t(*std::max_element(first.ids.begin(), first.ids.end()));
-        constexpr int bucket_bits = 10; // 512 to 1,024 buckets in use
-        const int bucket_shift = shift + std::max(0, bits_for(max_first + 1) - bucket_bits);
-        const std::size_t num_buckets = sorted ? ((std::uint64_t(max_first) << shift) >> bucket_shift) + 1 : 0;
+        int bucket_shift = 0;
+        std::size_t num_buckets = 0;
+        if (sorted) {
+            const std::size_t max_first
+                = first.ids.empty() ? 0 : std::size_t(*std::max_element(first.ids.begin(), first.ids.end()));
+            constexpr int bucket_bits = 10; // 512 to 1,024 buckets in use
+            bucket_shift = shift + std::max(0, bits_for(max_first + 1) - bucket_bits);
+            num_buckets = ((std::uint64_t(max_first) << shift) >> bucket_shift) + 1;
+        }
         // The calling thread's buffers, one per worker (kept for the next call).
         std::vector<KeyBuffer>& buffers = broad_phase_scratch().key_buffers;
         buffers.resize(static_cast<std::size_t>(max_threads()));

@@ -55,7 +55,7 @@ public:
     /// Refits the hierarchy to new boxes of the primitives it was built
     /// over: the tree keeps its shape and its ids (those of the last build)
     /// and takes boxes[id] for each, with the bounds that follow. Costs about
-    /// half a build (no Morton codes, sort or topology). boxes must cover
+    /// a third of a build (no Morton codes, sort or topology). boxes must cover
     /// every id of the last build (not checked).
     ///
     /// As primitives move relative to each other, the kept shape groups
@@ -417,7 +417,7 @@ private:
     std::vector<LeafBoxes> leaf_boxes_;
     std::vector<std::int32_t> leaf_nodes_; ///< node of each leaf
     size_t count_ = 0;
-    double built_volume_ratio_ = 0.0;                  ///< sampled_volume_ratio at the last build
+    double built_volume_ratio_ = 0.0; ///< sampled_volume_ratio at the last build
     std::array<double, 3> volume_padding_ { { 1.0, 1.0, 1.0 } }; ///< per axis, fixed at the build
 };
 
