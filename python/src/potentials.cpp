@@ -34,6 +34,12 @@ void bind_potentials(py::module_& m)
         .value("CLAMP", ipc::PSDProjection::clamp, "set negative eigenvalues to zero")
         .value("ABS", ipc::PSDProjection::abs, "flip the sign of negative eigenvalues");
 
+    py::enum_<ipc::FrictionHessianForm>(m, "FrictionHessianForm", "Which matrix the friction Hessians return.")
+        .value("EXACT", ipc::FrictionHessianForm::exact, "the exact Hessian (no curvature along a sliding slip)")
+        .value("MAJORIZER", ipc::FrictionHessianForm::majorizer,
+               "f1(y)/y along the slip too: its quadratic model lies above the friction energy, so a full Newton "
+               "step never overshoots a reversing slip");
+
     py::enum_<ipc::SparseTriangle>(m, "SparseTriangle", "Which entries of a symmetric sparse matrix are stored.")
         .value("FULL", ipc::SparseTriangle::full, "every entry")
         .value("UPPER", ipc::SparseTriangle::upper, "row <= column only")
@@ -126,10 +132,12 @@ void bind_potentials(py::module_& m)
                          "The lagged friction potential D(U) = sum_k mu_k lambda_k f0(|T_k^T sum_i w_ki U_i|) over "
                          "a FrictionCollisions set, with U the vertex displacements over the step (m). Units: "
                          "lambda times metres.")
-        .def(py::init<double>(), py::arg("eps"),
+        .def(py::init<double, ipc::FrictionHessianForm>(), py::arg("eps"),
+             py::arg("hessian_form") = ipc::FrictionHessianForm::exact,
              "eps: slip threshold eps_v * h (m, > 0); below this tangential displacement per step friction is "
-             "smoothly static.")
+             "smoothly static. hessian_form: the matrix hessian() returns (FrictionHessianForm).")
         .def_property_readonly("eps", &Friction::eps, "slip threshold (m)")
+        .def_property_readonly("hessian_form", &Friction::hessian_form, "the form of the Hessians")
         .def(
             "__call__",
             [](const Friction& f, const ipc::FrictionCollisions& c, const CollisionMesh& mesh, const py::object& U) {
@@ -171,7 +179,7 @@ void bind_potentials(py::module_& m)
             },
             py::arg("contacts"), py::arg("mesh"), py::arg("U"), py::arg("projection") = ipc::PSDProjection::none,
             py::arg("vertex_map") = py::none(), py::arg("triangle") = ipc::SparseTriangle::full,
-            (std::string("Hessian of the friction energy (PSD by construction).") + sparse_note + layout_note)
+            (std::string("Hessian of the friction energy in this potential's form (PSD by construction).") + sparse_note + layout_note)
                 .c_str());
 
     // ------------------------------------------------------------ strain limit

@@ -202,6 +202,19 @@ def test_friction():
     H = D.hessian(contacts, mesh, U)
     Hfd = central_difference_jacobian(lambda u: D.gradient(contacts, mesh, u), U, 1e-9)
     np.testing.assert_allclose(H.toarray(), Hfd, rtol=1e-4, atol=1e-6 * np.abs(Hfd).max())
+    # Sliding 1 mm along x: the exact Hessian has no curvature along the
+    # slip, the majorizer has mu lambda / |u| there, as both have across it.
+    U[3:, 0] = 1e-3
+    M = ipc.FrictionPotential(1e-4, hessian_form=ipc.FrictionHessianForm.MAJORIZER)
+    assert M.hessian_form == ipc.FrictionHessianForm.MAJORIZER
+    assert D.hessian_form == ipc.FrictionHessianForm.EXACT
+    H_exact, H_major = D.hessian(contacts, mesh, U).toarray(), M.hessian(contacts, mesh, U).toarray()
+    x_of_b = 3 * 3  # the x coordinate of triangle B's first vertex
+    assert abs(H_exact[x_of_b, x_of_b]) < 1e-9 * np.abs(H_exact).max()
+    assert H_major[x_of_b, x_of_b] == pytest.approx(mu * expected_force / 1e-3, rel=1e-8)
+    y_of_b = x_of_b + 1
+    assert H_major[y_of_b, y_of_b] == pytest.approx(H_exact[y_of_b, y_of_b], rel=1e-12)
+    assert H_exact[y_of_b, y_of_b] == pytest.approx(mu * expected_force / 1e-3, rel=1e-8)
     with pytest.raises(ValueError, match="mu"):
         contacts.build(collisions, mesh, V, dhat, kappa, -1.0)
     with pytest.raises(ValueError, match="eps"):

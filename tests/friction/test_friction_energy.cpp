@@ -12,8 +12,10 @@
 #include <finite_differences.hpp>
 #include <reference_eigen.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
+#include <vector>
 
 namespace {
 
@@ -252,4 +254,76 @@ TEMPLATE_TEST_CASE("Friction kernels instantiate for float, double and long doub
     CHECK(ipc::friction_hessian(pp, ipc::Vector<Scalar, 6>::Zero().eval(), eps).allFinite());
     CHECK(ipc::friction_gradient(pe, ipc::Vector<Scalar, 9>::Ones().eval(), eps).allFinite());
     CHECK(ipc::friction_energy(ee, ipc::Vector<Scalar, 12>::Ones().eval(), eps) > Scalar(0));
+}
+
+namespace {
+
+// The quadratic model of friction_energy at dx along the step p, with H the
+// given Hessian: E(dx) + g . p + p^T H p / 2.
+template <typename Mollifier, int N>
+double friction_model(const ipc::FrictionContact<double, N>& contact, const Eigen::Matrix<double, 3 * N, 1>& dx,
+                      const Eigen::Matrix<double, 3 * N, 1>& p, double eps, ipc::FrictionHessianForm form)
+{
+    const auto g = ipc::friction_gradient<Mollifier>(contact, dx, eps);
+    const auto H = ipc::friction_hessian<Mollifier>(contact, dx, eps, ipc::PSDProjection::none, form);
+    return ipc::friction_energy<Mollifier>(contact, dx, eps) + g.dot(p) + 0.5 * p.dot(H * p);
+}
+
+// Over slips below, at and past eps and steps of many sizes (reversals
+// among them), the majorizer's model is never below the energy; the exact
+// Hessian's model is, on the reversals of a sliding slip. Returns the most
+// the exact model fell short, relative to mu lambda eps.
+template <typename Mollifier, int N>
+double check_majorizer(const ipc::FrictionContact<double, N>& contact, double eps, std::mt19937& generator)
+{
+    using Stencil = Eigen::Matrix<double, 3 * N, 1>;
+    const double scale = contact.mu * contact.normal_force * eps;
+    double exact_shortfall = 0;
+    for (double fraction : { 0.0, 0.05, 0.5, 0.9, 1.2, 5.0, 40.0 }) {
+        const Stencil dx = displacements_with_slip(contact, fraction * eps, generator);
+        std::vector<Stencil> steps = { -2 * dx, -dx, -0.5 * dx, 3 * dx };
+        for (double size : { 0.01, 0.3, 1.0, 2.0, 10.0, 100.0 }) {
+            steps.push_back(displacements_with_slip(contact, size * eps, generator));
+        }
+        for (const Stencil& p : steps) {
+            const double energy = ipc::friction_energy<Mollifier>(contact, Stencil(dx + p), eps);
+            const double majorizer = friction_model<Mollifier>(contact, dx, p, eps, ipc::FrictionHessianForm::majorizer);
+            const double exact = friction_model<Mollifier>(contact, dx, p, eps, ipc::FrictionHessianForm::exact);
+            INFO("vertices = " << N << ", slip / eps = " << fraction << ", step / eps = " << p.norm() / eps);
+            CHECK(majorizer >= energy - 1e-12 * (scale + std::abs(energy)));
+            exact_shortfall = std::max(exact_shortfall, (energy - exact) / scale);
+        }
+        // Across the slip both forms agree; along it the majorizer is stiffer.
+        const auto H_exact = ipc::friction_hessian<Mollifier>(contact, dx, eps);
+        const auto H_major = ipc::friction_hessian<Mollifier>(contact, dx, eps, ipc::PSDProjection::none,
+                                                              ipc::FrictionHessianForm::majorizer);
+        CHECK(minimum_eigenvalue_ratio<N>(H_major - H_exact) >= -1e-12);
+        CHECK(minimum_eigenvalue_ratio<N>(H_major) >= -1e-12);
+        if (fraction == 0.0) {
+            CHECK((H_major - H_exact).cwiseAbs().maxCoeff() <= 1e-12 * H_exact.cwiseAbs().maxCoeff());
+        }
+    }
+    return exact_shortfall;
+}
+
+} // namespace
+
+TEST_CASE("Friction majorizer Hessian: its quadratic model bounds the energy from above", "[friction][energy]")
+{
+    std::mt19937 generator(23);
+    for (int trial = 0; trial < 6; ++trial) {
+        const Contacts contacts = random_contacts(generator, 2.5, 0.35);
+        for (double eps : { 1e-4, 1.0 }) {
+            double shortfall = 0;
+            shortfall = std::max(shortfall, check_majorizer<ipc::C1FrictionMollifier>(contacts.point_triangle, eps, generator));
+            shortfall = std::max(shortfall, check_majorizer<ipc::C1FrictionMollifier>(contacts.edge_edge, eps, generator));
+            shortfall = std::max(shortfall, check_majorizer<ipc::C1FrictionMollifier>(contacts.point_edge, eps, generator));
+            shortfall = std::max(shortfall, check_majorizer<ipc::C1FrictionMollifier>(contacts.point_point, eps, generator));
+            shortfall = std::max(shortfall, check_majorizer<ipc::C2FrictionMollifier>(contacts.point_triangle, eps, generator));
+            shortfall = std::max(shortfall, check_majorizer<ipc::C0FrictionMollifier>(contacts.edge_edge, eps, generator));
+            // The exact Hessian has no curvature along a sliding slip, so its
+            // model misses a reversal by about the energy itself.
+            CHECK(shortfall > 1.0);
+        }
+    }
 }

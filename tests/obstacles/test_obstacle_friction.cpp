@@ -162,6 +162,15 @@ TEST_CASE("obstacle friction gradient and Hessian match finite differences", "[o
         const Eigen::MatrixXd H_projected =
             Eigen::MatrixXd(friction.hessian(scene.friction, scene.mesh, U, PSDProjection::clamp));
         CHECK(relative_close(H_projected, H, 1e-12));
+        // The majorizer form reaches the obstacle contacts: stiffer along
+        // each slip, the same across it (and at the static slips, nearly so).
+        const Eigen::MatrixXd H_major = Eigen::MatrixXd(
+            FrictionPotential<>(eps, FrictionHessianForm::majorizer).hessian(scene.friction, scene.mesh, U));
+        const Eigen::VectorXd excess = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(H_major - H).eigenvalues();
+        CHECK(excess.minCoeff() >= -1e-12 * H_major.cwiseAbs().maxCoeff());
+        if (magnitude > 1) {
+            CHECK(excess.maxCoeff() > 0.1 * H.cwiseAbs().maxCoeff());
+        }
     }
 }
 

@@ -99,6 +99,36 @@ TEST_CASE("Friction potential derivatives match finite differences; Hessian is P
     }
 }
 
+TEST_CASE("Friction potential in majorizer form: stiffer than the exact Hessian, and its model bounds the energy",
+          "[potentials][friction]")
+{
+    // Sliding slips (5 eps) and a step that reverses every slip (-2 U): the
+    // exact Hessian's model predicts a decrease there, the majorizer's a
+    // value no lower than the energy.
+    const double eps = 1e-3;
+    for (const auto& f : friction_scenes(5e-3)) {
+        const ipc::FrictionPotential<> exact(eps);
+        const ipc::FrictionPotential<> majorizer(eps, ipc::FrictionHessianForm::majorizer);
+        CHECK(majorizer.hessian_form() == ipc::FrictionHessianForm::majorizer);
+        CHECK(exact.hessian_form() == ipc::FrictionHessianForm::exact);
+        const Eigen::MatrixXd H_exact = Eigen::MatrixXd(exact.hessian(f.contacts, f.scene.mesh, f.U));
+        const Eigen::MatrixXd H_major = Eigen::MatrixXd(majorizer.hessian(f.contacts, f.scene.mesh, f.U));
+        const double largest = H_major.cwiseAbs().maxCoeff();
+        CHECK((H_major - H_exact).cwiseAbs().maxCoeff() > 1e-3 * largest);
+        CHECK(ipc::test::reference_eigenvalues(H_major - H_exact).minCoeff() >= -1e-10 * largest);
+        const Eigen::MatrixXd reversal = -2 * f.U;
+        Eigen::VectorXd p(f.U.size());
+        for (Eigen::Index i = 0; i < f.U.rows(); ++i) {
+            p.segment<3>(3 * i) = reversal.row(i).transpose();
+        }
+        const double energy = exact(f.contacts, f.scene.mesh, f.U);
+        const double slope = exact.gradient(f.contacts, f.scene.mesh, f.U).dot(p);
+        const double after = exact(f.contacts, f.scene.mesh, Eigen::MatrixXd(f.U + reversal));
+        CHECK(energy + slope + 0.5 * p.dot(H_major * p) >= after * (1 - 1e-12));
+        CHECK(energy + slope + 0.5 * p.dot(H_exact * p) < after);
+    }
+}
+
 TEST_CASE("Friction Hessian written into a kept matrix equals the returned one", "[potentials][friction][reuse]")
 {
     Eigen::SparseMatrix<double> kept(4, 4);

@@ -82,18 +82,40 @@ Vector<Scalar, 3 * VertexCount> friction_gradient(
     return gradient;
 }
 
-/// Hessian of friction_energy over the 3 * VertexCount stencil coordinates;
-/// exact and positive semi-definite by construction for a single-coefficient
-/// contact (mu_static_excess == 0). With static/kinetic coefficients the
-/// eigenvalue along the slip can be negative: projection (other than none)
-/// clamps (or flips) the two eigenvalues of the 2x2 slip Hessian, which
-/// makes the result PSD; none returns the exact Hessian.
+/// Which matrix friction_hessian returns.
+enum class FrictionHessianForm {
+    /// The exact Hessian: f1'(y) along the slip, f1(y)/y across it.
+    exact,
+    /// f1(y)/y along the slip too: the Hessian of the quadratic
+    ///     q(v) = f0(y) + f1(y) / (2 y) (|v|^2 - y^2)
+    /// of the slip v, which equals f0(|v|) with its gradient at v = u and lies
+    /// above it everywhere when f1(y)/y does not increase with y (true for
+    /// every mollifier of friction_mollifier.hpp: f0(sqrt t) is concave in
+    /// t). A Newton step on this model cannot raise the friction energy above
+    /// what the model predicts (majorize-minimize), so where the slip reverses
+    /// within a step, a line search keeps the full step that the exact
+    /// Hessian (no curvature along a sliding slip) overshoots. The model is
+    /// stiffer along the slip, so a residual-driven solve needs more
+    /// iterations near convergence. With static/kinetic coefficients
+    /// (mu_static_excess != 0) the bound holds only where the combined
+    /// f1(y)/y + excess g(y)/y does not increase.
+    majorizer,
+};
+
+/// Hessian of friction_energy over the 3 * VertexCount stencil coordinates,
+/// in the given form (exact by default). Both forms are positive
+/// semi-definite by construction for a single-coefficient contact
+/// (mu_static_excess == 0). With static/kinetic coefficients the eigenvalue
+/// along the slip can be negative: projection (other than none) clamps (or
+/// flips) the two eigenvalues of the 2x2 slip Hessian, which makes the
+/// result PSD; none returns the unprojected matrix.
 template <typename Mollifier = C1FrictionMollifier, typename Scalar, int VertexCount,
     typename Derived>
 Matrix<Scalar, 3 * VertexCount, 3 * VertexCount> friction_hessian(
     const FrictionContact<Scalar, VertexCount>& contact,
     const Eigen::MatrixBase<Derived>& displacements, const Scalar& eps,
-    PSDProjection projection = PSDProjection::none)
+    PSDProjection projection = PSDProjection::none,
+    FrictionHessianForm form = FrictionHessianForm::exact)
 {
     using std::sqrt;
     const Vector2<Scalar> u
@@ -119,6 +141,9 @@ Matrix<Scalar, 3 * VertexCount, 3 * VertexCount> friction_hessian(
             * static_friction_f1_derivative<Mollifier>(y, eps, contact.static_transition);
         across_value
             += excess * static_friction_f1_over_y<Mollifier>(y, eps, contact.static_transition);
+    }
+    if (form == FrictionHessianForm::majorizer) {
+        along_value = across_value;
     }
     if (projection == PSDProjection::clamp) {
         along_value = along_value < Scalar(0) ? Scalar(0) : along_value;

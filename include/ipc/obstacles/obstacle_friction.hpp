@@ -216,13 +216,14 @@ Eigen::VectorXd obstacle_friction_potential_gradient(const ObstacleFrictionColli
 }
 
 /// Sparse Hessian (3n x 3n) of obstacle_friction_potential written into H
-/// (storage reused when large enough); PSD by construction, projection
-/// (other than none) only removes round-off. Validates as
-/// obstacle_friction_potential.
+/// (storage reused when large enough), in the given form (friction_energy.hpp);
+/// PSD by construction, projection (other than none) only removes round-off.
+/// Validates as obstacle_friction_potential.
 template <typename Mollifier = C1FrictionMollifier>
 void obstacle_friction_potential_hessian(const ObstacleFrictionCollisions& contacts, const CollisionMesh& mesh,
                                          const Eigen::Ref<const Eigen::MatrixXd>& U, double eps,
-                                         PSDProjection projection, Eigen::SparseMatrix<double>& H)
+                                         PSDProjection projection, Eigen::SparseMatrix<double>& H,
+                                         FrictionHessianForm form = FrictionHessianForm::exact)
 {
     const StencilAssembly assembly =
         detail::prepare_obstacle_friction(contacts, mesh, U, eps, "FrictionPotential::hessian (obstacles)");
@@ -230,7 +231,8 @@ void obstacle_friction_potential_hessian(const ObstacleFrictionCollisions& conta
         [&](Index k, Matrix<double, 12, 12>& out) {
             const VertexObstacleFriction& c = contacts.vertex_obstacle[std::size_t(k)];
             const Matrix<double, 3, 3> local =
-                friction_hessian<Mollifier>(c.contact, detail::obstacle_row3(U, c.vertex), eps);
+                friction_hessian<Mollifier>(c.contact, detail::obstacle_row3(U, c.vertex), eps,
+                                            PSDProjection::none, form);
             out.topLeftCorner<3, 3>() = projection == PSDProjection::none ? local : project_to_psd(local, projection);
         },
         H);

@@ -38,10 +38,14 @@ namespace ipc {
 /// Lagged friction potential; see the file comment.
 template <typename Mollifier = C1FrictionMollifier> class FrictionPotential {
 public:
-    /// @param eps  slip threshold eps_v * h (m), > 0: below this tangential
-    ///             displacement per step, friction is smoothly static.
+    /// @param eps   slip threshold eps_v * h (m), > 0: below this tangential
+    ///              displacement per step, friction is smoothly static.
+    /// @param form  the matrix the Hessians return (friction_energy.hpp):
+    ///              exact, or the majorizer, whose full Newton steps never
+    ///              overshoot a reversing slip.
     /// Throws ipc::invalid_argument unless eps is finite and positive.
-    explicit FrictionPotential(double eps)
+    explicit FrictionPotential(double eps, FrictionHessianForm form = FrictionHessianForm::exact)
+        : form_(form)
     {
         require(std::isfinite(eps) && eps > 0, "FrictionPotential: eps must be finite and positive, got ", eps);
         eps_ = eps;
@@ -49,6 +53,8 @@ public:
 
     /// Slip threshold eps_v h (m).
     double eps() const { return eps_; }
+    /// The form of the Hessians.
+    FrictionHessianForm hessian_form() const { return form_; }
 
     /// Friction energy of the contacts for displacements U (n x mesh.dim(), m;
     /// another column count throws, naming both).
@@ -84,7 +90,8 @@ public:
         });
     }
 
-    /// Sparse Hessian (dim n square) of the friction energy; PSD by construction.
+    /// Sparse Hessian (dim n square) of the friction energy, in this
+    /// potential's form; PSD by construction.
     /// projection (other than none) is applied to the two eigenvalues of each
     /// contact's 2x2 slip Hessian (friction_hessian), which projects the
     /// contact's whole block. Validates as operator().
@@ -116,7 +123,7 @@ public:
                     // The contact's block is (w w^T) kron (its 3x3 slip
                     // block): projecting the slip block's two eigenvalues
                     // projects the whole block, without a 12 x 12 eigensolve.
-                    const auto local = friction_hessian<Mollifier>(contact, dx, eps_, projection);
+                    const auto local = friction_hessian<Mollifier>(contact, dx, eps_, projection, form_);
                     write_local_hessian(out, local);
                     return 0.0;
                 });
@@ -145,14 +152,14 @@ public:
         return obstacle_friction_potential_gradient<Mollifier>(contacts, mesh, U, eps_);
     }
 
-    /// Sparse Hessian (3n x 3n) of the obstacle friction energy; PSD by
-    /// construction. Validates as the energy.
+    /// Sparse Hessian (3n x 3n) of the obstacle friction energy, in this
+    /// potential's form; PSD by construction. Validates as the energy.
     Eigen::SparseMatrix<double> hessian(const ObstacleFrictionCollisions& contacts, const CollisionMesh& mesh,
                                         const Eigen::Ref<const Eigen::MatrixXd>& U,
                                         PSDProjection projection = PSDProjection::none) const
     {
         Eigen::SparseMatrix<double> H;
-        obstacle_friction_potential_hessian<Mollifier>(contacts, mesh, U, eps_, projection, H);
+        obstacle_friction_potential_hessian<Mollifier>(contacts, mesh, U, eps_, projection, H, form_);
         return H;
     }
 
@@ -161,7 +168,7 @@ public:
                  const Eigen::Ref<const Eigen::MatrixXd>& U, PSDProjection projection,
                  Eigen::SparseMatrix<double>& H) const
     {
-        obstacle_friction_potential_hessian<Mollifier>(contacts, mesh, U, eps_, projection, H);
+        obstacle_friction_potential_hessian<Mollifier>(contacts, mesh, U, eps_, projection, H, form_);
     }
 
 private:
@@ -227,6 +234,7 @@ private:
     }
 
     double eps_ = 0;
+    FrictionHessianForm form_ = FrictionHessianForm::exact;
 };
 
 } // namespace ipc
