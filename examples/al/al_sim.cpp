@@ -8,6 +8,7 @@
 //
 //   al_sim --scene NAME [--size small|paper] [--frames N] [--dt H]
 //          [--out DIR] [--json FILE] [--threads N]
+//          [--mu-scale C] [--friction-hessian fallback|exact|majorizer]
 //   al_sim --scene-file SCENE.json [...]   (docs/scene-files.md)
 //   al_sim ... --dump-scene OUT.json       (write the scene, do not run it)
 //   al_sim --list-scenes
@@ -51,7 +52,10 @@ Json al_report(const Scene& scene, const std::string& size, const AlParameters& 
         { "dt", json_number(p.dt) },         { "delta", json_number(p.delta) },
         { "offset", json_number(scene.offset) }, { "mu", json_number(p.friction) },
         { "eps_v", json_number(p.eps_v) },   { "k_min", p.k_min },
-        { "eps", json_number(p.eps) },       { "vertices", static_cast<long long>(scene.model.num_vertices()) },
+        { "eps", json_number(p.eps) },       { "mu_scale", json_number(p.mu_scale) },
+        { "vertices", static_cast<long long>(scene.model.num_vertices()) },
+        { "friction_hessian", p.friction_hessian == AlFrictionHessian::exact ? "exact"
+                              : p.friction_hessian == AlFrictionHessian::majorizer ? "majorizer" : "fallback" },
     };
     Json list = Json::array();
     double seconds = 0, newton = 0;
@@ -93,6 +97,17 @@ int main(int argc, char** argv)
         "al_sim");
     CommonOptions o;
     add_common_options(app, o, scene_names());
+    std::string friction_hessian = "fallback";
+    app.add_option("--friction-hessian", friction_hessian,
+           "friction Hessian of the Newton steps: fallback (the default: exact, and where its full step is cut, "
+           "a second solve with the majorizer), exact (no curvature along a sliding slip) or majorizer (full steps "
+           "never raise the friction energy)")
+        ->check(CLI::IsMember({ "fallback", "exact", "majorizer" }));
+    double mu_scale = AlParameters().mu_scale;
+    app.add_option("--mu-scale", mu_scale,
+           "C_mu in the penalty mu = C_mu max diag(M + h^2 grad^2 Psi), set at each step (AL paper Eq. 20; its "
+           "value 0.1 is the default)")
+        ->check(CLI::PositiveNumber);
     app.footer("Outputs: DIR/frame_NNNN.obj for every step, DIR/last_frame.png, and FILE with --json.\n"
                "Exit codes: 0 done (also after --help and --list-scenes); 1 an output cannot be written (checked "
                "before\nthe run) or the run failed; 2 a bad command line, or no arguments at all.\n"
@@ -128,7 +143,11 @@ int main(int argc, char** argv)
             return exit_failure;
         }
         const std::string picture = out + "/last_frame.png";
-        const AlParameters parameters = al_parameters(scene);
+        AlParameters parameters = al_parameters(scene);
+        parameters.friction_hessian = friction_hessian == "exact" ? AlFrictionHessian::exact
+            : friction_hessian == "majorizer"                          ? AlFrictionHessian::majorizer
+                                                                       : AlFrictionHessian::exact_then_majorizer;
+        parameters.mu_scale = mu_scale;
         fmt::print("scene {} ({}): {} vertices, h = {} s, delta = {} m, offset = {} m, friction = {}, k_min = {}\n",
                    scene.name, scene_size_label(o), scene.model.num_vertices(), parameters.dt, parameters.delta, scene.offset,
                    parameters.friction, parameters.k_min);

@@ -348,18 +348,14 @@ private:
             const double h2 = p_.dt * p_.dt;
             g += h2 * elastic_.gradient([&](Index k, Vector<double, 12>& out) { model_.element_gradient(k, y, out); });
             Eigen::SparseMatrix<double> H = incremental_hessian(y);
-            const auto add_friction = [&](const auto& contacts) { // mesh pairs, then obstacle contacts
-                if (contacts.empty()) {
-                    return;
-                }
-                const Eigen::MatrixXd U = y - x_start_;
-                g += friction_potential().gradient(contacts, mesh_, U);
-                Eigen::SparseMatrix<double> Hf = friction_potential().hessian(contacts, mesh_, U);
-                drop_held(Hf, held_);
-                add_scaled(H, Hf);
-            };
-            add_friction(friction_);
-            add_friction(obstacle_friction_);
+            const Eigen::MatrixXd U = y - x_start_;
+            const bool has_friction = !friction_.empty() || !obstacle_friction_.empty();
+            if (!friction_.empty()) {
+                g += friction_potential().gradient(friction_, mesh_, U);
+            }
+            if (!obstacle_friction_.empty()) {
+                g += friction_potential().gradient(obstacle_friction_, mesh_, U);
+            }
             // Constraint terms: gradient mu gamma min(0, c - lambda/mu) g_i,
             // Hessian mu gamma g_i g_i^T for every constraint.
             std::vector<Eigen::Triplet<double>> triplets;
@@ -394,30 +390,67 @@ private:
             hold_dofs(H, held_);
             zero_held(g, held_);
             stats.time_assembly += seconds_since(t0);
-            if (p_.newton_matrix_observer) {
-                p_.newton_matrix_observer(H, held_);
-            }
 
-            t0 = Clock::now();
-            Eigen::VectorXd p;
-            stats.cg_iterations += block_jacobi_pcg(H, -g, p_.cg_tolerance, 10 * 3 * n + 100, p);
-            stats.time_solve += seconds_since(t0);
-            const Eigen::MatrixXd P = Eigen::Map<const Eigen::MatrixXd>(p.data(), 3, n).transpose();
-
-            // Backtracking: the largest r = 2^-j with L(y + r p) < L(y).
-            t0 = Clock::now();
-            const double current = lagrangian(y);
-            double r = 1;
-            bool decreased = false;
-            while (r > 1e-10) {
-                if (lagrangian(y + r * P) < current) {
-                    decreased = true;
-                    break;
+            // The Newton direction with the friction Hessian in the given form.
+            const auto direction = [&](FrictionHessianForm form) {
+                auto t1 = Clock::now();
+                Eigen::SparseMatrix<double> Hs = H;
+                if (has_friction) {
+                    const FrictionPotential<> friction(p_.eps_v * p_.dt, form);
+                    for (const Eigen::SparseMatrix<double>& Hf :
+                         { friction.hessian(friction_, mesh_, U), friction.hessian(obstacle_friction_, mesh_, U) }) {
+                        if (Hf.nonZeros() > 0) {
+                            Eigen::SparseMatrix<double> free = Hf;
+                            drop_held(free, held_);
+                            add_scaled(Hs, free);
+                        }
+                    }
                 }
-                r /= 2;
+                stats.time_assembly += seconds_since(t1);
+                if (p_.newton_matrix_observer) {
+                    p_.newton_matrix_observer(Hs, held_);
+                }
+                t1 = Clock::now();
+                Eigen::VectorXd p;
+                stats.cg_iterations += block_jacobi_pcg(Hs, -g, p_.cg_tolerance, 10 * 3 * n + 100, p);
+                stats.time_solve += seconds_since(t1);
+                return Eigen::MatrixXd(Eigen::Map<const Eigen::MatrixXd>(p.data(), 3, n).transpose());
+            };
+            // Backtracking: the largest r = 2^-j with L(y + r P) < L(y), or 0
+            // when none down to 1e-10 decreases L; value gets L there.
+            const double current = lagrangian(y);
+            const auto line_search = [&](const Eigen::MatrixXd& P, double& value) {
+                const auto t1 = Clock::now();
+                double r = 1;
+                for (; r > 1e-10; r /= 2) {
+                    value = lagrangian(y + r * P);
+                    if (value < current) {
+                        break;
+                    }
+                }
+                stats.time_line_search += seconds_since(t1);
+                return r > 1e-10 ? r : 0.0;
+            };
+
+            const bool majorizer_only = p_.friction_hessian == AlFrictionHessian::majorizer;
+            Eigen::MatrixXd P
+                = direction(majorizer_only ? FrictionHessianForm::majorizer : FrictionHessianForm::exact);
+            double value = current;
+            double r = line_search(P, value);
+            if (r < 1 && has_friction && p_.friction_hessian == AlFrictionHessian::exact_then_majorizer) {
+                // The exact step overshot (a slip that reverses, most
+                // often): retry with the majorizer, whose full step cannot
+                // overshoot the friction term. A second linear solve.
+                ++stats.newton_iterations;
+                const Eigen::MatrixXd P_major = direction(FrictionHessianForm::majorizer);
+                double value_major = current;
+                const double r_major = line_search(P_major, value_major);
+                if (r_major == 1 || (r_major > 0 && value_major < value)) {
+                    P = P_major;
+                    r = r_major;
+                }
             }
-            stats.time_line_search += seconds_since(t0);
-            if (!decreased) {
+            if (r == 0) {
                 break; // y minimises L along p to round-off
             }
             y += r * P;

@@ -44,6 +44,7 @@
 #include <common/model.hpp>
 #include <common/newton_observer.hpp>
 
+#include <ipc/friction/friction_energy.hpp>
 #include <ipc/mesh/collision_mesh.hpp>
 
 #include <Eigen/Core>
@@ -55,6 +56,24 @@ namespace ipc::examples {
 
 /// Parameters of the AL solver; defaults follow the paper (section 14 of the
 /// design digest).
+/// The friction Hessian of the inner Newton steps (friction_energy.hpp).
+/// The inner loop ends only at a full step (r = 1). The exact Hessian has no
+/// curvature along a sliding slip, so where the solution has the slip reverse
+/// or stop, its full step overshoots, the line search halves it, and the next
+/// step does the same: the inner loop can run to max_inner_iterations. The
+/// majorizer's full step cannot overshoot the friction term, but it also
+/// lets a slip grow only by about the ratio of driving force to friction
+/// per step, so a block that starts to slide barely past the friction limit
+/// takes a hundred steps to reach its speed.
+enum class AlFrictionHessian {
+    exact,
+    majorizer,
+    /// The exact step first; when its line search backtracks (r < 1), a
+    /// second solve with the majorizer, whose step is taken when its full
+    /// step is accepted or it lowers L more.
+    exact_then_majorizer,
+};
+
 struct AlParameters {
     double dt = 0.04;          ///< time step h (s)
     double delta = 1e-3;       ///< contact offset delta (m), added to each pair's offset xi
@@ -68,6 +87,8 @@ struct AlParameters {
     double cg_tolerance = 1e-4;    ///< PCG relative residual
     double friction = 0;       ///< friction coefficient mu_f
     double eps_v = 1e-3;       ///< friction velocity threshold (m/s)
+    /// The friction Hessian of each Newton step (see AlFrictionHessian).
+    AlFrictionHessian friction_hessian = AlFrictionHessian::exact_then_majorizer;
     /// false: a plain quadratic penalty (every lambda stays 0), the ablation
     /// that shows what the multipliers do.
     bool multipliers = true;
