@@ -99,8 +99,8 @@ int main(int argc, char** argv)
     add_common_options(app, o, scene_names());
     std::string friction_hessian = "fallback";
     app.add_option("--friction-hessian", friction_hessian,
-           "friction Hessian of the Newton steps: fallback (the default: exact, and where its full step is cut, "
-           "a second solve with the majorizer), exact (no curvature along a sliding slip) or majorizer (full steps "
+           "friction Hessian of the Newton steps: fallback (the default: exact, and where a subproblem's second "
+           "or later step is cut, a second solve with the majorizer), exact (no curvature along a sliding slip) or majorizer (full steps "
            "never raise the friction energy)")
         ->check(CLI::IsMember({ "fallback", "exact", "majorizer" }));
     double mu_scale = AlParameters().mu_scale;

@@ -437,10 +437,11 @@ private:
                 = direction(majorizer_only ? FrictionHessianForm::majorizer : FrictionHessianForm::exact);
             double value = current;
             double r = line_search(P, value);
-            if (r < 1 && has_friction && p_.friction_hessian == AlFrictionHessian::exact_then_majorizer) {
-                // The exact step overshot (a slip that reverses, most
-                // often): retry with the majorizer, whose full step cannot
-                // overshoot the friction term. A second linear solve.
+            if (it > 0 && r < 1 && has_friction && p_.friction_hessian == AlFrictionHessian::exact_then_majorizer) {
+                // A second cut step in one subproblem: the exact steps
+                // overshoot (slips that stop or reverse, most often). Retry
+                // with the majorizer, whose full step cannot overshoot the
+                // friction term. A second linear solve.
                 ++stats.newton_iterations;
                 const Eigen::MatrixXd P_major = direction(FrictionHessianForm::majorizer);
                 double value_major = current;

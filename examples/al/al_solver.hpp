@@ -68,9 +68,11 @@ namespace ipc::examples {
 enum class AlFrictionHessian {
     exact,
     majorizer,
-    /// The exact step first; when its line search backtracks (r < 1), a
-    /// second solve with the majorizer, whose step is taken when its full
-    /// step is accepted or it lowers L more.
+    /// The exact step first; from the second step of a subproblem on, when
+    /// its line search backtracks (r < 1), a second solve with the
+    /// majorizer, whose step is taken when its full step is accepted or it
+    /// lowers L more. (Retrying from the first step on, the masonry arch's
+    /// joints closed later and 1.5 mm lower than with either form alone.)
     exact_then_majorizer,
 };
 
