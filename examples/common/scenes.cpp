@@ -320,7 +320,7 @@ Scene chains(bool paper)
     Scene s;
     s.name = "chains";
     s.description = "three chains of soft interlocked rings in a box, crushed by a lid that comes down and goes up";
-    s.physics = soft_physics(0.02, 0.2);
+    s.physics = soft_physics(0.02, 0); // frictionless, as in the AL paper (Table 2)
     const double R = 0.03, half_side = 0.004, pitch = 1.5 * R;
     const int rings = paper ? 7 : 5, segments = paper ? 24 : 12;
     const Eigen::Vector3d X = Eigen::Vector3d::UnitX(), Y = Eigen::Vector3d::UnitY(), Z = Eigen::Vector3d::UnitZ();
@@ -353,7 +353,7 @@ Scene press(bool paper)
     Scene s;
     s.name = "press";
     s.description = "soft balls on the ground crushed by a moving plate to a third of their height, then released";
-    s.physics = soft_physics(0.02, 0.2);
+    s.physics = soft_physics(0.02, 0); // frictionless, as in the AL paper (Table 2)
     const double r = 0.05;
     const int balls = paper ? 5 : 4;
     for (int b = 0; b < balls; ++b) {
@@ -376,7 +376,7 @@ Scene well(bool paper)
     Scene s;
     s.name = "well";
     s.description = "a dozen soft balls and blocks thrown down a narrow well at 5 m/s";
-    s.physics = soft_physics(0.02, 0.2);
+    s.physics = soft_physics(0.02, 0); // frictionless, as in the AL paper (Table 2)
     const double width = 0.24;
     const TriangleMesh well_mesh = open_box_mesh({ 0, 0, 0 }, width, width, 1.0, 2);
     s.model.add_obstacle(well_mesh.vertices, well_mesh.faces);
