@@ -9,6 +9,7 @@
 //   al_sim --scene NAME [--size small|paper] [--frames N] [--dt H]
 //          [--out DIR] [--json FILE] [--threads N]
 //          [--mu-scale C] [--friction-hessian fallback|exact|majorizer]
+//          [--linear-solver pcg|cholesky] [--check]
 //   al_sim --scene-file SCENE.json [...]   (docs/scene-files.md)
 //   al_sim ... --dump-scene OUT.json       (write the scene, do not run it)
 //   al_sim --list-scenes
@@ -32,14 +33,57 @@
 #include <omp.h>
 #endif
 
+#include <algorithm>
 #include <exception>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
 using namespace ipc::examples;
 
 namespace {
+
+/// Sums and extremes over the steps of a run (the summary and the --json
+/// totals).
+struct AlTotals {
+    double steps = 0, seconds = 0, newton = 0, toi = 0, cg = 0, factorizations = 0;
+    std::size_t max_constraints = 0;
+    int not_converged = 0, stall_guards = 0;
+    std::optional<double> min_gap, min_distance, max_boundary_error;
+    double time_assembly = 0, time_solve = 0, time_ccd = 0, time_line_search = 0;
+
+    explicit AlTotals(const std::vector<AlStepStats>& list)
+    {
+        const auto smallest = [](std::optional<double>& total, const std::optional<double>& value) {
+            if (value) {
+                total = total ? std::min(*total, *value) : *value;
+            }
+        };
+        for (const auto& s : list) {
+            steps += 1;
+            seconds += s.seconds;
+            newton += s.newton_iterations;
+            toi += s.toi_mean;
+            cg += double(s.cg_iterations);
+            factorizations += s.factorizations;
+            max_constraints = std::max(max_constraints, s.constraints);
+            not_converged += s.converged ? 0 : 1;
+            stall_guards += s.stall_guards;
+            smallest(min_gap, s.min_gap);
+            smallest(min_distance, s.min_distance);
+            if (s.boundary_error) {
+                max_boundary_error = std::max(max_boundary_error.value_or(0.0), *s.boundary_error);
+            }
+            time_assembly += s.time_assembly;
+            time_solve += s.time_solve;
+            time_ccd += s.time_ccd;
+            time_line_search += s.time_line_search;
+        }
+    }
+    /// Per-step average of a total (0 without steps).
+    double per_step(double total) const { return steps > 0 ? total / steps : 0; }
+};
 
 Json al_report(const Scene& scene, const std::string& size, const AlParameters& p,
                const std::vector<AlStepStats>& steps)
@@ -48,6 +92,7 @@ Json al_report(const Scene& scene, const std::string& size, const AlParameters& 
     report["scene"] = scene.name;
     report["size"] = size;
     report["solver"] = "augmented_lagrangian";
+    report["linear_solver"] = al_linear_solver_description(p);
     report["parameters"] = {
         { "dt", json_number(p.dt) },         { "delta", json_number(p.delta) },
         { "offset", json_number(scene.offset) }, { "mu", json_number(p.friction) },
@@ -58,10 +103,7 @@ Json al_report(const Scene& scene, const std::string& size, const AlParameters& 
                               : p.friction_hessian == AlFrictionHessian::majorizer ? "majorizer" : "fallback" },
     };
     Json list = Json::array();
-    double seconds = 0, newton = 0;
     for (const auto& s : steps) {
-        seconds += s.seconds;
-        newton += s.newton_iterations;
         list.push_back({
             { "newton_iterations", s.newton_iterations },
             { "outer_iterations", s.outer_iterations },
@@ -69,21 +111,38 @@ Json al_report(const Scene& scene, const std::string& size, const AlParameters& 
             { "constraints", s.constraints },
             { "contacts", s.constraints },
             { "cg_iterations", s.cg_iterations },
+            { "factorizations", s.factorizations },
             { "min_distance", json_number(s.min_distance) },
             { "min_gap", json_number(s.min_gap) },
+            { "boundary_error", json_number(s.boundary_error) },
+            { "boundary_bound", json_number(s.boundary_bound) },
             { "mu", json_number(s.mu) },
+            { "stall_guards", s.stall_guards },
             { "seconds", json_number(s.seconds) },
             { "converged", s.converged },
         });
     }
     report["steps"] = std::move(list);
-    const double count = steps.empty() ? 1.0 : double(steps.size());
+    const AlTotals t(steps);
     report["totals"] = {
         { "steps", steps.size() },
-        { "seconds", json_number(seconds) },
-        { "seconds_per_step", json_number(seconds / count) },
-        { "newton_iterations", json_number(newton) },
-        { "newton_iterations_per_step", json_number(newton / count) },
+        { "seconds", json_number(t.seconds) },
+        { "seconds_per_step", json_number(t.per_step(t.seconds)) },
+        { "newton_iterations", json_number(t.newton) },
+        { "newton_iterations_per_step", json_number(t.per_step(t.newton)) },
+        { "max_contacts", t.max_constraints },
+        { "min_gap", json_number(t.min_gap) },
+        { "min_distance", json_number(t.min_distance) },
+        { "cg_iterations_per_solve", json_number(t.newton > 0 ? t.cg / t.newton : 0.0) },
+        { "factorizations_per_step", json_number(t.per_step(t.factorizations)) },
+        { "toi_mean", json_number(t.per_step(t.toi)) },
+        { "max_boundary_error", json_number(t.max_boundary_error) },
+        { "stall_guards", t.stall_guards },
+        { "steps_not_converged", t.not_converged },
+        { "seconds_assembly", json_number(t.time_assembly) },
+        { "seconds_linear_solve", json_number(t.time_solve) },
+        { "seconds_ccd", json_number(t.time_ccd) },
+        { "seconds_line_search", json_number(t.time_line_search) },
     };
     return report;
 }
@@ -103,6 +162,15 @@ int main(int argc, char** argv)
            "or later step is cut, a second solve with the majorizer), exact (no curvature along a sliding slip) or majorizer (full steps "
            "never raise the friction energy)")
         ->check(CLI::IsMember({ "fallback", "exact", "majorizer" }));
+    std::string linear_solver = "pcg";
+    app.add_option("--linear-solver", linear_solver,
+           "linear solver of the Newton steps: pcg (the default and the paper's: block-Jacobi PCG to a relative "
+           "residual of 1e-4) or cholesky (ipc_sim's sparse Cholesky, an exact solve)")
+        ->check(CLI::IsMember({ "pcg", "cholesky" }));
+    bool check = false;
+    app.add_flag("--check", check,
+        "after every step, stop with an error if the exact test finds an intersection or a vertex inside an "
+        "obstacle (on by default in debug builds)");
     double mu_scale = AlParameters().mu_scale;
     app.add_option("--mu-scale", mu_scale,
            "C_mu in the penalty mu = C_mu max diag(M + h^2 grad^2 Psi), set at each step (AL paper Eq. 20; its "
@@ -148,9 +216,12 @@ int main(int argc, char** argv)
             : friction_hessian == "majorizer"                          ? AlFrictionHessian::majorizer
                                                                        : AlFrictionHessian::exact_then_majorizer;
         parameters.mu_scale = mu_scale;
+        parameters.linear_solver = linear_solver == "cholesky" ? AlLinearSolver::cholesky : AlLinearSolver::pcg;
+        parameters.check_intersections = parameters.check_intersections || check;
         fmt::print("scene {} ({}): {} vertices, h = {} s, delta = {} m, offset = {} m, friction = {}, k_min = {}\n",
                    scene.name, scene_size_label(o), scene.model.num_vertices(), parameters.dt, parameters.delta, scene.offset,
                    parameters.friction, parameters.k_min);
+        fmt::print("linear solver: {}\n", al_linear_solver_description(parameters));
         fmt::print("writing {} frames to {}/frame_NNNN.obj, picture {}, statistics {}\n", frames + 1, out, picture,
                    o.json.empty() ? std::string("none (use --json FILE)") : o.json);
         std::fflush(stdout);
@@ -169,24 +240,25 @@ int main(int argc, char** argv)
         progress.finish();
         render_frame(picture, sim.model(), sim.collision_mesh(), sim.positions(), view_of(scene), steps.size(),
                      sim.time(), steps.empty() ? 0 : steps.back().constraints);
-        double newton = 0, seconds = 0, toi = 0;
-        long cg = 0;
-        int not_converged = 0;
-        for (const auto& s : steps) {
-            newton += s.newton_iterations;
-            seconds += s.seconds;
-            toi += s.toi_mean;
-            cg += s.cg_iterations;
-            not_converged += s.converged ? 0 : 1;
-        }
-        const double count = steps.empty() ? 1.0 : double(steps.size());
+        const AlTotals t(steps);
         fmt::print("\n{:<28} {:>14}\n", "summary (AL)", scene.name);
         fmt::print("{:<28} {:>14}\n", "steps", steps.size());
-        fmt::print("{:<28} {:>14.3f}\n", "seconds per step", seconds / count);
-        fmt::print("{:<28} {:>14.1f}\n", "Newton iterations per step", newton / count);
-        fmt::print("{:<28} {:>14.3f}\n", "mean toi", toi / count);
-        fmt::print("{:<28} {:>14.1f}\n", "CG iterations per solve", newton > 0 ? double(cg) / newton : 0.0);
-        fmt::print("{:<28} {:>14}\n", "steps not converged", not_converged);
+        fmt::print("{:<28} {:>14.3f}\n", "seconds per step", t.per_step(t.seconds));
+        fmt::print("{:<28} {:>14.1f}\n", "Newton iterations per step", t.per_step(t.newton));
+        fmt::print("{:<28} {:>14.3f}\n", "mean toi", t.per_step(t.toi));
+        if (parameters.linear_solver == AlLinearSolver::cholesky) {
+            fmt::print("{:<28} {:>14.1f}\n", "factorizations per step", t.per_step(t.factorizations));
+        } else {
+            fmt::print("{:<28} {:>14.1f}\n", "CG iterations per solve", t.newton > 0 ? t.cg / t.newton : 0.0);
+        }
+        fmt::print("{:<28} {:>14}\n", "max constraints", t.max_constraints);
+        fmt::print("{:<28} {:>14}\n", "min distance (m)",
+                   t.min_distance ? fmt::format("{:.3e}", *t.min_distance) : std::string("none within 2 delta"));
+        if (t.max_boundary_error) {
+            fmt::print("{:<28} {:>14.3e}\n", "max boundary error (m)", *t.max_boundary_error);
+        }
+        fmt::print("{:<28} {:>14}\n", "stall guards", t.stall_guards);
+        fmt::print("{:<28} {:>14}\n", "steps not converged", t.not_converged);
         if (!o.json.empty()) {
             write_json(o.json, al_report(scene, scene_size_label(o), parameters, steps));
         }

@@ -4,6 +4,7 @@
 #include "al_solver.hpp"
 
 #include <common/contact_distances.hpp>
+#include <common/newton_linear_solver.hpp>
 #include <common/sparse_assembly.hpp>
 
 #include <ipc/collisions/collision_free_step_size.hpp>
@@ -23,10 +24,13 @@
 #include <Eigen/Dense>
 #include <Eigen/Sparse>
 
+#include <fmt/core.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <string>
 #include <vector>
 
 namespace ipc::examples {
@@ -124,12 +128,7 @@ public:
         held_ = model_.held();
         elastic_ = StencilAssembly(n, model_.num_elements(), [&](Index k) { return model_.element_vertices(k); });
         elastic_.build_sparsity_pattern();
-        mass_matrix_.resize(3 * n, 3 * n);
-        mass_matrix_.reserve(Eigen::VectorXi::Constant(3 * n, 1));
-        for (Index i = 0; i < 3 * n; ++i) {
-            mass_matrix_.insert(i, i) = held_[std::size_t(i / 3)] ? 0.0 : model_.mass[i / 3];
-        }
-        mass_matrix_.makeCompressed();
+        build_mass_matrix();
         check_step_start(mesh_, x_); // ipc::penetration naming the pair
         if (!obstacles_.empty()) {
             (void)obstacle_collision_free_step_size(mesh_, x_, x_, obstacles_); // ... or the vertex inside an obstacle
@@ -146,6 +145,8 @@ public:
     AlStepStats step()
     {
         const auto start = Clock::now();
+        release_scripts_if_due();
+        cholesky_.reset_count();
         AlStepStats stats;
         const double h = p_.dt;
         const Index n = x_.rows();
@@ -158,8 +159,12 @@ public:
         }
         // The proxy starts at x^t with the scripted vertices at their targets.
         Eigen::MatrixXd y = x_;
+        std::vector<Eigen::Vector3d> targets;
+        double boundary_reach = 0; // the largest distance of a target from x^t (m)
         for (const auto& s : model_.scripted) {
-            y.row(s.vertex) = s.motion(time_ + h, model_.positions.row(s.vertex).transpose()).transpose();
+            targets.push_back(s.motion(time_ + h, model_.positions.row(s.vertex).transpose()));
+            y.row(s.vertex) = targets.back().transpose();
+            boundary_reach = std::max(boundary_reach, (targets.back() - x_.row(s.vertex).transpose()).norm());
         }
         Eigen::MatrixXd x = x_;
 
@@ -219,6 +224,20 @@ public:
             }
         }
         stats.converged = termination_.done();
+        stats.factorizations = cholesky_.factorizations();
+        if (!targets.empty()) {
+            // Each accepted alpha moves a scripted vertex the fraction alpha of
+            // the way to its target, so the distance left is the start's
+            // weight times the reach (below eps times it once converged);
+            // Eq. 21 states it with v_boundary = reach / h.
+            double error = 0;
+            for (std::size_t i = 0; i < targets.size(); ++i) {
+                error = std::max(error, (x.row(model_.scripted[i].vertex).transpose() - targets[i]).norm());
+            }
+            stats.boundary_error = error;
+            stats.boundary_bound = p_.eps < 1 ? p_.eps * boundary_reach / (1 - p_.eps)
+                                              : std::numeric_limits<double>::infinity();
+        }
         stats.toi_mean = stats.outer_iterations > 0 ? alpha_sum / stats.outer_iterations : 0;
         if (p_.check_intersections) {
             require<penetration>(!has_intersections(mesh_, x), "AL time step ending at t = ", time_ + h,
@@ -235,6 +254,30 @@ public:
     }
 
 private:
+    /// The lumped masses of the free vertices (zero rows for held ones).
+    void build_mass_matrix()
+    {
+        const Index n = model_.num_vertices();
+        mass_matrix_.resize(3 * n, 3 * n);
+        mass_matrix_.setZero();
+        mass_matrix_.reserve(Eigen::VectorXi::Constant(3 * n, 1));
+        for (Index i = 0; i < 3 * n; ++i) {
+            mass_matrix_.insert(i, i) = held_[std::size_t(i / 3)] ? 0.0 : model_.mass[i / 3];
+        }
+        mass_matrix_.makeCompressed();
+    }
+
+    /// Frees the scripted vertices for good once the model's release rule
+    /// holds at the current positions (as ipc_sim does).
+    void release_scripts_if_due()
+    {
+        if (model_.release_scripts_if_due(x_)) {
+            held_ = model_.held();
+            mesh_ = model_.collision_mesh(); // the released vertices meet the obstacles again
+            build_mass_matrix();
+        }
+    }
+
     /// One constraint linearised at the feasible point.
     struct Linearised {
         PairVertices stencil;
@@ -412,7 +455,11 @@ private:
                 }
                 t1 = Clock::now();
                 Eigen::VectorXd p;
-                stats.cg_iterations += block_jacobi_pcg(Hs, -g, p_.cg_tolerance, 10 * 3 * n + 100, p);
+                if (p_.linear_solver == AlLinearSolver::cholesky) {
+                    p = cholesky_.solve(Hs, g);
+                } else {
+                    stats.cg_iterations += block_jacobi_pcg(Hs, -g, p_.cg_tolerance, 10 * 3 * n + 100, p);
+                }
                 stats.time_solve += seconds_since(t1);
                 return Eigen::MatrixXd(Eigen::Map<const Eigen::MatrixXd>(p.data(), 3, n).transpose());
             };
@@ -521,7 +568,16 @@ private:
     FrictionCollisions friction_;
     ObstacleFrictionCollisions obstacle_friction_;
     CumulativeToiTermination termination_;
+    NewtonLinearSolver<Eigen::Lower> cholesky_; ///< with AlLinearSolver::cholesky; counts the step's factorisations
 };
+
+std::string al_linear_solver_description(const AlParameters& parameters)
+{
+    if (parameters.linear_solver == AlLinearSolver::cholesky) {
+        return linear_solver_description();
+    }
+    return fmt::format("PCG with 3x3 block-Jacobi preconditioner, relative tolerance {}", parameters.cg_tolerance);
+}
 
 AlSimulator::AlSimulator(Model model, const AlParameters& parameters)
     : impl_(std::make_unique<Impl>(std::move(model), parameters))

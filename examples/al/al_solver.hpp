@@ -44,6 +44,8 @@
 #include <common/model.hpp>
 #include <common/newton_observer.hpp>
 
+#include <string>
+
 #include <ipc/friction/friction_energy.hpp>
 #include <ipc/mesh/collision_mesh.hpp>
 
@@ -76,6 +78,17 @@ enum class AlFrictionHessian {
     exact_then_majorizer,
 };
 
+/// The linear solver of the inner Newton steps.
+enum class AlLinearSolver {
+    /// Conjugate gradients with a 3 x 3 block-Jacobi preconditioner to the
+    /// relative residual cg_tolerance (the paper's choice, and the default).
+    pcg,
+    /// The sparse Cholesky factorisation of ipc_sim
+    /// (common/newton_linear_solver.hpp): an exact solve per Newton step,
+    /// for comparisons that take the linear solver out of the picture.
+    cholesky,
+};
+
 struct AlParameters {
     double dt = 0.04;          ///< time step h (s)
     double delta = 1e-3;       ///< contact offset delta (m), added to each pair's offset xi
@@ -87,6 +100,7 @@ struct AlParameters {
     int max_outer_iterations = 1000;
     int max_inner_iterations = 50; ///< Newton steps per subproblem
     double cg_tolerance = 1e-4;    ///< PCG relative residual
+    AlLinearSolver linear_solver = AlLinearSolver::pcg;
     double friction = 0;       ///< friction coefficient mu_f
     double eps_v = 1e-3;       ///< friction velocity threshold (m/s)
     /// The friction Hessian of each Newton step (see AlFrictionHessian).
@@ -110,15 +124,28 @@ struct AlStepStats {
     int outer_iterations = 0;  ///< proxies (Algorithm 1 iterations)
     double toi_mean = 0;       ///< mean accepted alpha per outer iteration
     std::size_t constraints = 0; ///< size of the constraint set at the end of the step
-    long cg_iterations = 0;
+    long cg_iterations = 0;      ///< with AlLinearSolver::pcg
+    int factorizations = 0;      ///< numeric factorisations, with AlLinearSolver::cholesky
     std::optional<double> min_distance; ///< smallest distance over pairs within 2 delta + xi (m)
     std::optional<double> min_gap;      ///< smallest d - xi over the same pairs (m)
     double mu = 0;             ///< penalty of the step
     double seconds = 0;
     bool converged = true;     ///< the termination rule was met within max_outer_iterations
     int stall_guards = 0;      ///< times the stall guard doubled mu
+    /// Scripted vertices (none: both empty). Their targets at the step's end
+    /// are met only up to the weight the feasible point keeps on the start:
+    /// boundary_error is the largest distance (m) from a scripted vertex to
+    /// its target, boundary_bound the paper's bound (Eq. 21)
+    /// eps h v_boundary / (1 - eps), v_boundary the largest target distance
+    /// from the step's start divided by h. The bound holds when the step
+    /// converged.
+    std::optional<double> boundary_error, boundary_bound;
     double time_assembly = 0, time_solve = 0, time_ccd = 0, time_line_search = 0;
 };
+
+/// What the linear solver of these parameters is, for reports: the PCG's
+/// preconditioner and tolerance, or the Cholesky factorisation in use.
+std::string al_linear_solver_description(const AlParameters& parameters);
 
 /// Implicit-Euler AL simulator of a Model; see the file comment.
 class AlSimulator {

@@ -489,6 +489,25 @@ public:
         return h;
     }
 
+    /// Applies the release rule at positions x (n x 3, m): when every vertex
+    /// that is not an obstacle vertex is beyond it, the scripted vertices
+    /// become free for good (scripted is cleared; fixed vertices stay
+    /// held). Returns true when it released them; the caller then takes
+    /// held() and collision_mesh() again.
+    bool release_scripts_if_due(const Eigen::MatrixXd& x)
+    {
+        if (!release || scripted.empty()) {
+            return false;
+        }
+        for (Index v = 0; v < x.rows(); ++v) {
+            if (kind[std::size_t(v)] != VertexKind::obstacle && !(x(v, release->axis) > release->above)) {
+                return false;
+            }
+        }
+        scripted.clear();
+        return true;
+    }
+
     /// Calls visit(element) on element k (see num_elements for the order).
     template <typename Visit> decltype(auto) visit_element(Index k, const Visit& visit) const
     {

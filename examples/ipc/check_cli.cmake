@@ -138,6 +138,21 @@ if(EXISTS "${_run}/stats.json" AND CMAKE_VERSION VERSION_GREATER_EQUAL 3.19)
   if(_json_error OR _json_error2 OR NOT _scene STREQUAL "hanging_cloth" OR NOT _steps EQUAL 1)
     _fail("stats.json: scene '${_scene}', ${_steps} steps (${_json_error}${_json_error2})")
   endif()
+  # The two Newton solvers write the same shape: the linear solver in the
+  # header, and these totals (AL adds its own beside them).
+  if(NAME STREQUAL "ipc_sim" OR NAME STREQUAL "al_sim")
+    string(JSON _solver ERROR_VARIABLE _e GET "${_json}" linear_solver)
+    if(_e OR _solver STREQUAL "")
+      _fail("stats.json: no linear_solver (${_e})")
+    endif()
+    foreach(_key IN ITEMS seconds_per_step newton_iterations_per_step max_contacts min_gap min_distance toi_mean
+                          steps_not_converged seconds_assembly seconds_linear_solve seconds_ccd seconds_line_search)
+      string(JSON _type ERROR_VARIABLE _e TYPE "${_json}" totals ${_key})
+      if(_e)
+        _fail("stats.json: totals has no ${_key} (${_e})")
+      endif()
+    endforeach()
+  endif()
 endif()
 
 # A 2D scene (ipc_sim only): listed with its description, and one step

@@ -9,6 +9,7 @@
 #include "solver.hpp"
 
 #include <common/json_output.hpp>
+#include <common/newton_linear_solver.hpp>
 
 #include <nlohmann/json.hpp>
 

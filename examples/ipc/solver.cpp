@@ -28,9 +28,6 @@
 
 #include <Eigen/Sparse>
 
-#if __has_include(<dlfcn.h>)
-#include <dlfcn.h>
-#endif
 
 #include <algorithm>
 #include <chrono>
@@ -482,20 +479,10 @@ private:
     /// holds at the current positions (every non-obstacle vertex beyond it).
     void release_scripts_if_due()
     {
-        if (!model_.release || model_.scripted.empty()) {
-            return;
+        if (model_.release_scripts_if_due(x_)) {
+            held_ = model_.held();
+            mesh_ = model_.collision_mesh(); // the released vertices meet the obstacles again
         }
-        const auto& r = *model_.release;
-        for (Index v = 0; v < x_.rows(); ++v) {
-            if (model_.kind[std::size_t(v)] != VertexKind::obstacle && !(x_(v, r.axis) > r.above)) {
-                return;
-            }
-        }
-        for (const auto& s : model_.scripted) {
-            held_[std::size_t(s.vertex)] = model_.fixed[std::size_t(s.vertex)];
-        }
-        model_.scripted.clear();
-        mesh_ = model_.collision_mesh(); // the released vertices meet the obstacles again
     }
 
     std::optional<double> min_gap(const Contacts& c, const Eigen::MatrixXd& x) const
@@ -691,26 +678,6 @@ private:
     NewtonLinearSolver<Eigen::Lower> linear_solver_; ///< counts the factorisations of the current step
     double alpha_sum_ = 0;   ///< accepted step fractions in the current step
 };
-
-std::string linear_solver_description()
-{
-#if defined(IPC_EXAMPLES_HAS_CHOLMOD)
-    std::string blas = "reference or unknown BLAS";
-#if __has_include(<dlfcn.h>)
-    // OpenBLAS and MKL export a version query; look for them among the
-    // symbols already loaded (Debian switches libblas.so.3 by alternatives).
-    using ConfigFn = const char* (*)();
-    if (void* f = dlsym(RTLD_DEFAULT, "openblas_get_config")) {
-        blas = reinterpret_cast<ConfigFn>(f)();
-    } else if (dlsym(RTLD_DEFAULT, "MKL_Get_Version_String")) {
-        blas = "Intel MKL";
-    }
-#endif
-    return "CHOLMOD supernodal Cholesky, " + blas;
-#else
-    return "Eigen SimplicialLDLT (built without CHOLMOD)";
-#endif
-}
 
 Simulator::Simulator(Model model, const SolverParameters& parameters)
     : impl_(std::make_unique<Impl>(std::move(model), parameters))

@@ -114,13 +114,6 @@ struct StepStats {
     std::vector<std::pair<double, double>> energies;
 };
 
-/// The linear solver the Simulator was built with and, for CHOLMOD, the BLAS
-/// it runs on, as found in this process at run time (OpenBLAS with its
-/// build configuration, Intel MKL, or "reference or unknown BLAS"). The
-/// factorisation time depends mostly on the BLAS: with the reference BLAS
-/// the paper cloth's solve takes about twice as long as with OpenBLAS.
-std::string linear_solver_description();
-
 /// Implicit-Euler C-IPC simulator of a Model; see the file comment.
 class Simulator {
 public:

@@ -4,7 +4,12 @@
 #include <common/model.hpp>
 #include <common/scene_builders.hpp>
 
+#include <ipc/core/error.hpp>
+
 #include <Eigen/Core>
+
+#include <algorithm>
+#include <cmath>
 
 namespace ipc::examples::test {
 
@@ -12,6 +17,44 @@ namespace ipc::examples::test {
 template <typename Simulator> Eigen::Vector3d linear_momentum(const Simulator& sim)
 {
     return (sim.velocities().array().colwise() * sim.model().mass.array()).colwise().sum().transpose();
+}
+
+/// What the soft block of the incline scene did once it had landed.
+struct InclineMotion {
+    double along = 0;        ///< mean displacement along the slope over the measured steps (m)
+    double speed = 0;        ///< mean velocity along the slope at the end (m/s)
+    double acceleration = 0; ///< mean velocity change along the slope per second over the second half (m/s^2)
+};
+
+/// Runs the incline scene (board tilted by angle about +z) in sim: five
+/// steps to land, then `steps` measured ones; step(sim) advances one step
+/// (and may check invariants). The block's vertices come first in the
+/// model (the slope is an analytic plane).
+template <typename Simulator, typename Step>
+InclineMotion incline_motion(Simulator& sim, double angle, int steps, const Step& step)
+{
+    const Eigen::Vector3d down_slope(-std::cos(angle), -std::sin(angle), 0);
+    const Eigen::Index n
+        = Eigen::Index(std::count(sim.model().kind.begin(), sim.model().kind.end(), VertexKind::volume));
+    require(n > 0, "incline_motion: the model has no volume vertices");
+    const auto mean_speed = [&] { return sim.velocities().topRows(n).colwise().mean().dot(down_slope); };
+    for (int s = 0; s < 5; ++s) {
+        step(sim);
+    }
+    const Eigen::MatrixXd landed = sim.positions();
+    const int half = steps / 2;
+    double speed_at_half = 0;
+    for (int s = 1; s <= steps; ++s) {
+        step(sim);
+        if (s == half) {
+            speed_at_half = mean_speed();
+        }
+    }
+    InclineMotion m;
+    m.along = (sim.positions().topRows(n) - landed.topRows(n)).colwise().mean().dot(down_slope);
+    m.speed = mean_speed();
+    m.acceleration = (m.speed - speed_at_half) / ((steps - half) * sim.parameters().dt);
+    return m;
 }
 
 /// Largest downward displacement (m) of any vertex between two states.

@@ -72,6 +72,9 @@ std::size_t al_run_checked(AlSimulator& sim, int steps)
         CHECK(stats.outer_iterations >= sim.parameters().k_min);
         CHECK(stats.newton_iterations >= stats.outer_iterations);
         CHECK(stats.converged);
+        if (stats.boundary_error) { // Eq. 21
+            CHECK(*stats.boundary_error <= *stats.boundary_bound * (1 + 1e-12));
+        }
         most = std::max(most, stats.constraints);
     }
     return most;
@@ -125,44 +128,29 @@ TEST_CASE("AL: the majorizer fallback ends inner loops that the exact friction H
 
 TEST_CASE("AL: a block on an incline sticks when mu >= tan(angle) and slides otherwise", "[examples][al]")
 {
+    // The paper's threshold test: tan(angle) = 0.5, 10% margins either side.
     const double angle = std::atan(0.5);
     const double g = 9.81;
-    const Eigen::Vector3d down_slope(-std::cos(angle), -std::sin(angle), 0);
     for (const double mu : { 0.55, 0.45 }) {
         const Scene scene = incline(angle, mu);
         AlParameters p = al_parameters_of(scene);
         p.eps_v = 1e-5;
         AlSimulator sim(scene.model, p);
-        const Eigen::MatrixXd start = sim.positions();
-        for (int s = 0; s < 5; ++s) { // land
-            sim.step();
-        }
-        const Eigen::MatrixXd landed = sim.positions();
-        const int steps = 15;
-        al_run_checked(sim, steps);
-        // The block's vertices come first (the slope is an analytic plane).
-        const Eigen::Index n = Eigen::Index(
-            std::count(sim.model().kind.begin(), sim.model().kind.end(), VertexKind::volume));
-        REQUIRE(n > 0);
-        const double along
-            = (sim.positions().topRows(n) - landed.topRows(n)).colwise().mean().transpose().dot(down_slope);
-        INFO("mu = " << mu << ", moved along the slope " << along << " m");
-        const double speed = sim.velocities().topRows(n).colwise().mean().dot(down_slope);
-        INFO("final speed along the slope " << speed << " m/s");
+        const InclineMotion m = incline_motion(sim, angle, 16, [](AlSimulator& s) { al_run_checked(s, 1); });
+        INFO("mu = " << mu << ": moved " << m.along << " m along the slope, final speed " << m.speed
+                     << " m/s, acceleration " << m.acceleration << " m/s^2");
         if (mu >= 0.5) {
             // Sticks: after landing it has moved less than 1 mm (it settles
             // while the lagged friction builds up) and ends below 0.1 mm/s
             // (smoothed friction creeps; eps_v = 1e-5 m/s), against about
             // 0.1 m/s of sliding at mu = 0.45 after the same time.
-            CHECK(std::abs(along) < 1e-3);
-            CHECK(std::abs(speed) < 1e-4);
+            CHECK(std::abs(m.along) < 1e-3);
+            CHECK(std::abs(m.speed) < 1e-4);
         } else {
-            const double t = steps * p.dt;
-            const double v0 = (landed.topRows(n) - start.topRows(n)).colwise().mean().dot(down_slope) / (5 * p.dt);
+            // Slides with kinetic friction: g (sin - mu cos) = 0.44 m/s^2.
             const double a = g * (std::sin(angle) - mu * std::cos(angle));
-            const double expected = std::max(0.0, v0) * t + 0.5 * a * t * t;
-            CHECK(along > 0.5 * expected);
-            CHECK(along < 1.5 * expected + 1e-3);
+            CHECK(m.along > 0);
+            CHECK(m.acceleration == Approx(a).epsilon(0.05));
         }
     }
 }
@@ -293,4 +281,67 @@ TEST_CASE("AL: a plain penalty stalls where the multipliers go on", "[examples][
     CHECK(converged[0] < steps);
     CHECK(guards[0] > 0);
     CHECK(outer[0] > 3 * outer[1]);
+}
+
+TEST_CASE("AL: scripted vertices end within the Eq. 21 bound of their targets", "[examples][al][scripted]")
+{
+    // twist_cloth turns its two edges; from step 12 on the twisted cloth
+    // touches itself and CCD cuts the steps, so the feasible point keeps
+    // weight on the start and the edges lag their targets. Its eps = 0.99
+    // (the paper's) makes the bound 99 times the reach, so the test also
+    // checks the exact statement behind it: each scripted vertex ends on the
+    // segment from its start to its target, no farther from the target than
+    // the start was. (With eps = 0.5, step 12 stalls: the stall guard fires
+    // 19 times in 1000 outer iterations.)
+    const Scene scene = make_scene("twist_cloth");
+    REQUIRE_FALSE(scene.model.scripted.empty());
+    AlSimulator sim(scene.model, al_parameters_of(scene));
+    double largest = 0;
+    for (int s = 0; s < 16; ++s) {
+        const Eigen::MatrixXd start = sim.positions();
+        const AlStepStats stats = sim.step();
+        INFO("step " << s);
+        REQUIRE(stats.converged);
+        REQUIRE(stats.boundary_error.has_value());
+        REQUIRE(stats.boundary_bound.has_value());
+        CHECK(*stats.boundary_error <= *stats.boundary_bound * (1 + 1e-12));
+        // Measured independently from the state the simulator holds.
+        double error = 0;
+        for (const auto& script : sim.model().scripted) {
+            const Eigen::Vector3d target
+                = script.motion(sim.time(), sim.model().positions.row(script.vertex).transpose());
+            const Eigen::Vector3d from = start.row(script.vertex).transpose();
+            const Eigen::Vector3d at = sim.positions().row(script.vertex).transpose();
+            const double reach = (target - from).norm();
+            CHECK((at - target).norm() <= reach + 1e-14);
+            CHECK((at - from).norm() + (target - at).norm() == Approx(reach).margin(1e-12)); // on the segment
+            error = std::max(error, (at - target).norm());
+        }
+        CHECK(*stats.boundary_error == Approx(error).margin(1e-14));
+        largest = std::max(largest, error);
+    }
+    CHECK(largest > 0); // the steps were cut
+}
+
+TEST_CASE("AL: the sparse Cholesky solver takes the PCG's steps to its tolerance", "[examples][al]")
+{
+    const Scene scene = make_scene("granules");
+    AlParameters p = al_parameters_of(scene);
+    AlSimulator pcg(scene.model, p);
+    p.linear_solver = AlLinearSolver::cholesky;
+    AlSimulator cholesky(scene.model, p);
+    long factorizations = 0, solves = 0;
+    for (int s = 0; s < 12; ++s) {
+        pcg.step();
+        const AlStepStats stats = cholesky.step();
+        CHECK(stats.cg_iterations == 0);
+        factorizations += stats.factorizations;
+        solves += stats.newton_iterations;
+        CHECK_FALSE(ipc::has_intersections(cholesky.collision_mesh(), cholesky.positions()));
+        CHECK(ipc::minimum_distance(cholesky.collision_mesh(), cholesky.positions()) > 0);
+    }
+    CHECK(factorizations >= solves);
+    const double apart = (pcg.positions() - cholesky.positions()).rowwise().norm().maxCoeff();
+    INFO("largest distance between the two runs' vertices: " << apart << " m");
+    CHECK(apart < 1e-3);
 }

@@ -5,6 +5,8 @@
 #include <ipc/ipc_scenes.hpp>
 #include <ipc/solver.hpp>
 
+#include <al/al_solver.hpp>
+
 #include <common/scene_builders.hpp>
 
 #include <ipc/collisions/intersection.hpp>
@@ -199,45 +201,26 @@ TEST_CASE("the AL paper's scenes keep their invariants for their first steps", "
 
 TEST_CASE("a block on an incline sticks when mu >= tan(angle) and slides otherwise", "[examples][solver]")
 {
-    // Clear margins either side of tan(angle) = 0.309 (the AL solver's test
-    // uses the paper's 10% margins around 0.5).
-    const double angle = 0.3;
+    // The AL paper's threshold test (as the AL solver's): tan(angle) = 0.5,
+    // 10% margins either side, eps_v = 1e-5 m/s.
+    const double angle = std::atan(0.5);
     const double g = 9.81;
-    const Eigen::Vector3d down_slope(-std::cos(angle), -std::sin(angle), 0); // board tilted about +z
-    for (const double mu : { 0.5, 0.1 }) {
+    for (const double mu : { 0.55, 0.45 }) {
         Scene scene = incline(angle, mu);
         SolverParameters p = ipc_parameters(scene);
-        p.eps_v = 1e-4;
+        p.eps_v = 1e-5;
         p.friction_iterations = 3;
         Simulator sim(scene.model, p);
-        const Eigen::MatrixXd start = sim.positions();
-        // Land first (the block starts 1.5 mm above the board), then measure.
-        for (int s = 0; s < 5; ++s) {
-            sim.step();
-        }
-        const Eigen::MatrixXd landed = sim.positions();
-        const int steps = 15;
-        for (int s = 0; s < steps; ++s) {
-            sim.step();
-        }
-        // The block's vertices come first (the slope is an analytic plane;
-        // the AL solver appends the board it meshes it as).
-        const Eigen::Index n = Eigen::Index(
-            std::count(sim.model().kind.begin(), sim.model().kind.end(), VertexKind::volume));
-        REQUIRE(n > 0);
-        const Eigen::Vector3d moved = (sim.positions().topRows(n) - landed.topRows(n)).colwise().mean().transpose();
-        const double along = moved.dot(down_slope);
-        INFO("mu = " << mu << ", moved along the slope " << along << " m");
-        if (mu >= std::tan(angle)) {
-            CHECK(std::abs(along) < 1e-3);
+        const InclineMotion m = incline_motion(sim, angle, 16, [](Simulator& s) { s.step(); });
+        INFO("mu = " << mu << ": moved " << m.along << " m along the slope, final speed " << m.speed
+                     << " m/s, acceleration " << m.acceleration << " m/s^2");
+        if (mu >= 0.5) {
+            CHECK(std::abs(m.along) < 1e-3);
+            CHECK(std::abs(m.speed) < 1e-4);
         } else {
-            const double t = steps * p.dt;
-            const double v0 = (landed.topRows(n) - start.topRows(n)).colwise().mean().dot(down_slope)
-                / (5 * p.dt); // rough speed at landing
             const double a = g * (std::sin(angle) - mu * std::cos(angle));
-            const double expected = std::max(0.0, v0) * t + 0.5 * a * t * t;
-            CHECK(along > 0.5 * expected);
-            CHECK(along < 1.5 * expected + 1e-3);
+            CHECK(m.along > 0);
+            CHECK(m.acceleration == Approx(a).epsilon(0.05));
         }
         CHECK(global_min_gap(sim) > 0);
     }
@@ -360,4 +343,52 @@ TEST_CASE("IPC: a scripted press that meets resistance is pulled to its targets"
     // of the balls' 10 cm height.
     const double expected_drop = 0.8 * (top_start - 2 * 0.05 / 3);
     CHECK(top_start - sim.positions()(plate, 1) == Approx(expected_drop).margin(1e-3 * expected_drop));
+}
+
+TEST_CASE("both solvers free scripted vertices for good once the release rule holds", "[examples][solver][al]")
+{
+    // Two particles lifted at 1 m/s, released once both are above 4.5 cm:
+    // at the start of the step after t = 0.05 s (dt = 0.01 s). Then they
+    // fly freely from 1 m/s upward, and without the rule they stay on the
+    // path.
+    const double dt = 0.01, g = 9.81;
+    const auto lifted = [](bool release) {
+        Model model;
+        model.add_particles(particle_lattice({ 0, 0, 0 }, 0.5, 2, 1, 1), ParticleMaterial {}, 1e-3);
+        MotionSegment up;
+        up.velocity = Eigen::Vector3d(0, 1, 0);
+        for (ipc::Index v = 0; v < 2; ++v) {
+            model.script(v, ScriptedMotion { { up } });
+        }
+        if (release) {
+            model.release = Model::Release { 1, 0.045 };
+        }
+        return model;
+    };
+    const auto check = [&](auto& sim, bool release) {
+        for (int s = 0; s < 25; ++s) {
+            sim.step();
+        }
+        const double t = sim.time();
+        if (release) {
+            // Free from t = 0.05 s at 1 m/s: implicit Euler loses g dt per step.
+            CHECK(sim.model().scripted.empty());
+            CHECK(sim.velocities()(0, 1) == Approx(1 - g * (t - 0.05)).margin(1e-9));
+            CHECK(sim.velocities()(1, 1) == Approx(1 - g * (t - 0.05)).margin(1e-9));
+        } else {
+            CHECK(sim.positions()(0, 1) == Approx(t).margin(1e-12));
+            CHECK(sim.velocities()(1, 1) == Approx(1).margin(1e-9));
+        }
+    };
+    for (const bool release : { true, false }) {
+        INFO("release rule " << release);
+        SolverParameters p;
+        p.dt = dt;
+        Simulator ipc_sim(lifted(release), p);
+        check(ipc_sim, release);
+        AlParameters q;
+        q.dt = dt;
+        AlSimulator al_sim(lifted(release), q);
+        check(al_sim, release);
+    }
 }
