@@ -23,6 +23,7 @@
 #include <catch2/catch.hpp>
 #include <finite_differences.hpp>
 
+#include <limits>
 #include <map>
 #include <random>
 
@@ -267,6 +268,22 @@ TEST_CASE("pair_distance: the distance, its gradient and the closest-point weigh
     CHECK_THROWS_AS(ipc::pair_distance(mesh, V, ipc::PairId::face_vertex(0, 3)), ipc::penetration);
     CHECK_THROWS_WITH(ipc::pair_distance(mesh, V, ipc::PairId::face_vertex(1, 3)),
                       Catch::Contains("face 1") && Catch::Contains("has 1"));
+
+    // Only the pair's rows are read (a solver linearises many pairs per
+    // state): a non-finite coordinate of the pair throws naming its vertex,
+    // one elsewhere does not concern the pair, and the shape is checked.
+    Eigen::MatrixXd W(5, 3);
+    W << 0, 0, 0, 1, 0, 0, 0, 1, 0, 0.25, 0.25, 0.5, 7, 7, 7;
+    const ipc::CollisionMesh mesh5(W, Eigen::MatrixXi(0, 2), F);
+    const double clean = ipc::pair_distance(mesh5, W, ipc::PairId::face_vertex(0, 3)).distance;
+    CHECK(clean == Approx(0.5));
+    W(4, 1) = std::numeric_limits<double>::quiet_NaN();
+    CHECK(ipc::pair_distance(mesh5, W, ipc::PairId::face_vertex(0, 3)).distance == clean);
+    W(3, 2) = std::numeric_limits<double>::infinity();
+    CHECK_THROWS_WITH(ipc::pair_distance(mesh5, W, ipc::PairId::face_vertex(0, 3)),
+                      Catch::Contains("vertex 3") && Catch::Contains("non-finite"));
+    CHECK_THROWS_WITH(ipc::pair_distance(mesh5, Eigen::MatrixXd::Zero(4, 3), ipc::PairId::face_vertex(0, 3)),
+                      Catch::Contains("4 rows") && Catch::Contains("5 vertices"));
 }
 
 TEST_CASE("FrictionCollisions::add with the barrier's force equals build", "[pair_distance][friction]")

@@ -132,14 +132,35 @@ namespace detail {
         }
         }
     }
+    /// Throws ipc::invalid_argument unless V has the mesh's shape and the
+    /// rows of the stencil's vertices are finite. Only those rows are read,
+    /// so that a solver linearising many pairs pays per pair, not per
+    /// vertex of the mesh.
+    inline void check_pair_positions(const CollisionMesh& mesh, const Eigen::Ref<const Eigen::MatrixXd>& V,
+                                     const PairVertices& stencil)
+    {
+        require(V.rows() == mesh.num_vertices(), "pair_distance: V has ", V.rows(), " rows but the mesh has ",
+                mesh.num_vertices(), " vertices");
+        require(V.cols() == mesh.dim(), "pair_distance: V has ", V.cols(), " columns but the mesh is ", mesh.dim(),
+                "D");
+        for (int k = 0; k < stencil.count; ++k) {
+            const Index v = stencil.vertices[std::size_t(k)];
+            for (Index d = 0; d < V.cols(); ++d) {
+                require(std::isfinite(V(v, d)), "pair_distance: V: vertex ", v, " has a non-finite coordinate (",
+                        V(v, d), ")");
+            }
+        }
+    }
 } // namespace detail
 
 /// Distance, gradient, closest features and closest-point weights of pair
 /// `id` at positions V (n x mesh.dim(), m). A 2D mesh is evaluated in the
 /// plane z = 0: its pairs are point-edge and point-point, and the gradient
-/// keeps 3 entries per vertex, whose z entries are 0. Throws
-/// ipc::invalid_argument for bad positions (a column count other than
-/// mesh.dim() names both), an out-of-range pair, an edge-edge or
+/// keeps 3 entries per vertex, whose z entries are 0. Reads only the pair's
+/// rows of V, so a call costs the same on any mesh size. Throws
+/// ipc::invalid_argument for bad positions (a shape other than the mesh's
+/// names both; a non-finite coordinate of the pair's vertices names the
+/// vertex), an out-of-range pair, an edge-edge or
 /// point-triangle pair of a 2D mesh or a vertex-obstacle pair (use the
 /// overload with the obstacles), and
 /// ipc::penetration when the pair's distance is zero (the linearisation
@@ -147,7 +168,6 @@ namespace detail {
 inline PairDistance pair_distance(const CollisionMesh& mesh, const Eigen::Ref<const Eigen::MatrixXd>& V,
                                   const PairId& id)
 {
-    mesh.check_positions(V, "pair_distance: V");
     require(id.kind != PairKind::vertex_obstacle, "pair_distance: vertex_obstacle pair (", id.a, ", ", id.b,
             ") needs the obstacles: call pair_distance(mesh, V, id, obstacles)");
     require(mesh.dim() == 3 || id.kind == PairKind::edge_vertex || id.kind == PairKind::vertex_vertex,
@@ -155,6 +175,7 @@ inline PairDistance pair_distance(const CollisionMesh& mesh, const Eigen::Ref<co
     PairDistance out;
     out.pair = id;
     out.stencil = pair_vertices(mesh, id);
+    detail::check_pair_positions(mesh, V, out.stencil);
     const auto& s = out.stencil.vertices;
     const auto x = [&](int k) { return detail::pair_row(V, s[std::size_t(k)]); };
     double d2 = 0;
@@ -216,13 +237,13 @@ inline PairDistance pair_distance(const CollisionMesh& mesh, const Eigen::Ref<co
     if (id.kind != PairKind::vertex_obstacle) {
         return pair_distance(mesh, V, id);
     }
-    mesh.check_positions(V, "pair_distance: V");
     require(mesh.dim() == 3, "pair_distance: vertex-obstacle pairs need a 3D mesh");
     require(id.a >= 0 && id.a < obstacles.size(), "pair_distance: vertex_obstacle pair (", id.a, ", ", id.b,
             ") names obstacle ", id.a, " but the set has ", obstacles.size());
     PairDistance out;
     out.pair = id;
     out.stencil = pair_vertices(mesh, id);
+    detail::check_pair_positions(mesh, V, out.stencil);
     const Eigen::Vector3d p = detail::pair_row(V, id.b);
     const double phi = obstacles.signed_distance(id.a, p);
     require<penetration>(phi > 0, "pair_distance: vertex ", id.b, " is at signed distance ", phi, " from obstacle ",
