@@ -316,6 +316,15 @@ private:
             l.offset = pair_offset(c.pair) + delta_;
             linearised_.push_back(l);
         }
+        // The constraints' Hessian pattern, kept for the subproblem's Newton
+        // steps (the set changes only between subproblems).
+        constraint_assembly_ = StencilAssembly(x.rows(), Index(linearised_.size()), [&](Index k) {
+            const PairVertices& pv = linearised_[std::size_t(k)].stencil;
+            StencilVertices sv;
+            sv.size = pv.count;
+            std::copy(pv.vertices.begin(), pv.vertices.begin() + pv.count, sv.vertices.begin());
+            return sv;
+        });
     }
 
     /// c_i(y) for constraint i.
@@ -400,35 +409,24 @@ private:
                 g += friction_potential().gradient(obstacle_friction_, mesh_, U);
             }
             // Constraint terms: gradient mu gamma min(0, c - lambda/mu) g_i,
-            // Hessian mu gamma g_i g_i^T for every constraint.
-            std::vector<Eigen::Triplet<double>> triplets;
-            triplets.reserve(cs.size() * 144);
+            // Hessian mu gamma g_i g_i^T for every constraint (held rows
+            // and columns are dropped by hold_dofs below).
             for (std::size_t i = 0; i < cs.size(); ++i) {
                 const Linearised& l = linearised_[i];
                 const double r = std::min(0.0, constraint_value(i, y) - cs[i].lambda / mu_);
-                const double weight = mu_ * cs[i].gamma;
                 for (int a = 0; a < l.stencil.count; ++a) {
-                    const Index va = l.stencil.vertices[std::size_t(a)];
-                    g.segment<3>(3 * va) += weight * r * l.gradient.segment<3>(3 * a);
-                    for (int b = 0; b < l.stencil.count; ++b) {
-                        const Index vb = l.stencil.vertices[std::size_t(b)];
-                        if (held_[std::size_t(va)] || held_[std::size_t(vb)]) {
-                            continue;
-                        }
-                        const Eigen::Matrix3d block
-                            = weight * l.gradient.segment<3>(3 * a) * l.gradient.segment<3>(3 * b).transpose();
-                        for (int i3 = 0; i3 < 3; ++i3) {
-                            for (int j3 = 0; j3 < 3; ++j3) {
-                                triplets.emplace_back(3 * va + i3, 3 * vb + j3, block(i3, j3));
-                            }
-                        }
-                    }
+                    g.segment<3>(3 * l.stencil.vertices[std::size_t(a)])
+                        += mu_ * cs[i].gamma * r * l.gradient.segment<3>(3 * a);
                 }
             }
-            if (!triplets.empty()) {
-                Eigen::SparseMatrix<double> Hc(3 * n, 3 * n);
-                Hc.setFromTriplets(triplets.begin(), triplets.end());
-                add_scaled(H, Hc);
+            if (!cs.empty()) {
+                constraint_assembly_.hessian(
+                    [&](Index k, Matrix<double, 12, 12>& out) {
+                        const Linearised& l = linearised_[std::size_t(k)];
+                        out.noalias() = (mu_ * cs[std::size_t(k)].gamma) * l.gradient * l.gradient.transpose();
+                    },
+                    constraint_hessian_);
+                add_scaled(H, constraint_hessian_);
             }
             hold_dofs(H, held_);
             zero_held(g, held_);
@@ -565,6 +563,8 @@ private:
     double delta_ = 0;
     PersistentConstraintSet constraints_;
     std::vector<Linearised> linearised_;
+    StencilAssembly constraint_assembly_;      ///< the linearised constraints' stencils and Hessian pattern
+    Eigen::SparseMatrix<double> constraint_hessian_; ///< kept between Newton steps (its storage is reused)
     FrictionCollisions friction_;
     ObstacleFrictionCollisions obstacle_friction_;
     CumulativeToiTermination termination_;
