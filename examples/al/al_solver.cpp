@@ -258,8 +258,7 @@ private:
     void build_mass_matrix()
     {
         const Index n = model_.num_vertices();
-        mass_matrix_.resize(3 * n, 3 * n);
-        mass_matrix_.setZero();
+        mass_matrix_.resize(3 * n, 3 * n); // empties it
         mass_matrix_.reserve(Eigen::VectorXi::Constant(3 * n, 1));
         for (Index i = 0; i < 3 * n; ++i) {
             mass_matrix_.insert(i, i) = held_[std::size_t(i / 3)] ? 0.0 : model_.mass[i / 3];

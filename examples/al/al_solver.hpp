@@ -44,8 +44,6 @@
 #include <common/model.hpp>
 #include <common/newton_observer.hpp>
 
-#include <string>
-
 #include <ipc/friction/friction_energy.hpp>
 #include <ipc/mesh/collision_mesh.hpp>
 
@@ -53,6 +51,7 @@
 
 #include <memory>
 #include <optional>
+#include <string>
 
 namespace ipc::examples {
 

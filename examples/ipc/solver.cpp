@@ -28,7 +28,6 @@
 
 #include <Eigen/Sparse>
 
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>

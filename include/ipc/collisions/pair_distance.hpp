@@ -132,6 +132,7 @@ namespace detail {
         }
         }
     }
+
     /// Throws ipc::invalid_argument unless V has the mesh's shape and the
     /// rows of the stencil's vertices are finite. Only those rows are read,
     /// so that a solver linearising many pairs pays per pair, not per
