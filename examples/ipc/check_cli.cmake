@@ -155,6 +155,24 @@ if(EXISTS "${_run}/stats.json" AND CMAKE_VERSION VERSION_GREATER_EQUAL 3.19)
   endif()
 endif()
 
+# repulsion_sim's hard phase: the solver asked for is the one its JSON
+# header names, and an unknown one is a bad command line.
+if(NAME STREQUAL "repulsion_sim")
+  expect_exit(2 --scene hanging_cloth --frames 1 --hard-solver bogus)
+  expect_in(err "--hard-solver")
+  set(_run_hard "${WORK_DIR}/run_hard")
+  expect_exit(0 --scene hanging_cloth --frames 1 --threads 1 --hard-solver gradient --out "${_run_hard}"
+    --json "${_run_hard}/stats.json")
+  expect_in(out "hard phase gradient")
+  if(EXISTS "${_run_hard}/stats.json" AND CMAKE_VERSION VERSION_GREATER_EQUAL 3.19)
+    file(READ "${_run_hard}/stats.json" _json)
+    string(JSON _hard ERROR_VARIABLE _e GET "${_json}" parameters hard_solver)
+    if(_e OR NOT _hard STREQUAL "gradient")
+      _fail("stats.json: parameters.hard_solver is '${_hard}', not gradient (${_e})")
+    endif()
+  endif()
+endif()
+
 # A 2D scene (ipc_sim only): listed with its description, and one step
 # writes its OBJ (vertices at z = 0, triangles as faces, rope and box as
 # lines), picture and statistics; --dump-scene (3D scene files) refuses it.

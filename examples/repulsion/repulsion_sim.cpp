@@ -7,6 +7,7 @@
 //   repulsion_sim --scene NAME [--size small|paper] [--frames N] [--dt H]
 //                 [--out DIR] [--json FILE] [--threads N]
 //                 [--rest-edge L] [--no-smoothing] [--dynamics chebyshev|factored]
+//                 [--hard-solver newton|gradient]
 //   repulsion_sim --scene-file SCENE.json [...]   (a scene with cloth; docs/scene-files.md)
 //   repulsion_sim ... --dump-scene OUT.json       (write the scene, do not run it)
 //   repulsion_sim --list-scenes
@@ -123,6 +124,7 @@ Json repulsion_report(const std::string& scene, const std::string& size, const R
         { "collision_steps", p.collision_steps },
         { "dynamics", p.dynamics == RepulsionDynamics::factored ? "factored" : "chebyshev" },
         { "dynamics_iterations", p.dynamics_iterations_per_step() },
+        { "hard_solver", p.hard_solver == RepulsionHardSolver::newton ? "newton" : "gradient" },
         { "init_pieces", p.init_pieces },
         { "sigma", json_number(p.sigma) },
         { "mu", json_number(p.friction) },
@@ -224,6 +226,12 @@ int main(int argc, char** argv)
            "once per time step; default: the scene's)")
         ->check(CLI::IsMember({ "chebyshev", "factored" }))
         ->type_name("NAME");
+    std::string hard_solver;
+    app.add_option("--hard-solver", hard_solver,
+           "hard phase descent: newton (the default; Newton steps on the barrier objective) or gradient (the "
+           "paper's backtracking gradient descent)")
+        ->check(CLI::IsMember({ "newton", "gradient" }))
+        ->type_name("NAME");
     app.add_flag("--no-smoothing", no_smoothing, "start each step from x^t instead of the smoothed prediction");
     app.footer("Outputs: DIR/frame_NNNN.obj for every step, DIR/last_frame.png, and FILE with --json.\n"
                "Exit codes: 0 done (also after --help and --list-scenes); 1 an output cannot be written (checked "
@@ -258,6 +266,10 @@ int main(int argc, char** argv)
             setup.parameters.dynamics
                 = dynamics == "factored" ? RepulsionDynamics::factored : RepulsionDynamics::chebyshev;
         }
+        if (!hard_solver.empty()) {
+            setup.parameters.hard_solver
+                = hard_solver == "gradient" ? RepulsionHardSolver::gradient : RepulsionHardSolver::newton;
+        }
         if (dynamics_iterations > 0) {
             setup.parameters.dynamics_iterations = dynamics_iterations;
         }
@@ -274,10 +286,11 @@ int main(int argc, char** argv)
         const std::string picture = out + "/last_frame.png";
         const RepulsionParameters& p = setup.parameters;
         fmt::print("scene {} ({}): {} vertices, h = {} s, L_ref = {:.4g} m, L = {:.4g} m, B = {:.4g} m, D = {:.3g} m, "
-                   "friction = {} (obstacles) / {} (self), smoothing {}, dynamics {} x {}\n",
+                   "friction = {} (obstacles) / {} (self), smoothing {}, dynamics {} x {}, hard phase {}\n",
             scene.name, scene_size_label(o), setup.model.num_vertices(), p.dt, p.rest_edge, p.max_edge(), p.separation(),
             p.displacement_cap(), p.friction, p.self_friction, p.init_pieces > 0 ? "on" : "off",
-            p.dynamics == RepulsionDynamics::factored ? "factored" : "chebyshev", p.dynamics_iterations_per_step());
+            p.dynamics == RepulsionDynamics::factored ? "factored" : "chebyshev", p.dynamics_iterations_per_step(),
+            p.hard_solver == RepulsionHardSolver::newton ? "newton" : "gradient");
         for (const auto& note : setup.notes) {
             fmt::print("note: {}\n", note);
         }

@@ -68,6 +68,21 @@ namespace {
     enum class Verdict { accept, reject, reject_by_guard };
 } // namespace
 
+double clamped_cubic_log_barrier_second_derivative(double c, double eps)
+{
+    if (c >= eps) {
+        return 0;
+    }
+    if (c <= 0) {
+        return std::numeric_limits<double>::infinity();
+    }
+    // f = c (1 + s - s^2), f' = (1 - s)(1 + 3 s), f'' = 2 (1 - 3 s) / eps.
+    const double s = c / eps;
+    const double f = c * (1 + s - s * s);
+    const double slope = (1 - s) * (1 + 3 * s) / f;
+    return slope * slope - 2 * (1 - 3 * s) / (eps * f);
+}
+
 double RepulsionParameters::separation() const { return repulsion_separation(max_edge()); }
 
 double RepulsionParameters::collection_radius() const
@@ -152,6 +167,7 @@ struct RepulsionSimulator::Impl {
     StencilAssembly elastic; // the elements, coloured for the gradient's scatter
     Eigen::SparseMatrix<double> dynamics_hessian;   // RepulsionDynamics::factored: at x^t, lower triangle
     NewtonLinearSolver<Eigen::Lower> dynamics_factor; // its Cholesky factor
+    NewtonLinearSolver<Eigen::Lower> hard_factor;     // RepulsionHardSolver::newton's Cholesky solves
     CollisionStepObserver observer;
     RepulsionStepStats* stats = nullptr;
 
@@ -709,17 +725,131 @@ struct RepulsionSimulator::Impl {
         return G;
     }
 
+    /// The Newton direction of the hard objective at y over the vertices
+    /// flagged in `moving` (zero elsewhere), given its gradient G (zero at
+    /// held and fixed vertices). Each constraint adds mu times the PSD part
+    /// of b'' grad c grad c^T + b' hess c:
+    /// - a pair or edge with d = y_i - y_j has c = s (|d|^2 - r^2) (s = -1 for
+    ///   edges), grad c = 2 s (d, -d) and hess c = 2 s [I -I; -I I], so its
+    ///   term is [A -A; -A A] with A = 4 b'' d d^T + 2 s b' I. For an edge
+    ///   (s b' >= 0) A is PSD; for a pair only its eigenvalue along d,
+    ///   4 b'' |d|^2 + 2 b', can be positive, and A keeps just that part;
+    /// - an obstacle contact or a guard pair keeps b'' grad c grad c^T (the
+    ///   shapes' and distances' own curvature is left out).
+    /// Plus 2 I from |y - x_init|^2, so the matrix is positive definite.
+    Eigen::MatrixXd hard_newton_direction(const Eigen::MatrixXd& y, const Eigen::MatrixXd& G,
+        const std::vector<char>& moving, const ConstraintSet& c)
+    {
+        const Index n = y.rows();
+        std::vector<Index> local(std::size_t(n), -1);
+        Index m = 0;
+        for (Index u = 0; u < n; ++u) {
+            if (moving[std::size_t(u)] && !held[std::size_t(u)]) {
+                local[std::size_t(u)] = m++;
+            }
+        }
+        Eigen::MatrixXd direction = Eigen::MatrixXd::Zero(n, 3);
+        if (m == 0) {
+            return direction;
+        }
+        std::vector<Eigen::Triplet<double>> triplets;
+        const auto add_block = [&](Index a, Index b, const Eigen::Matrix3d& block) { // lower triangle only
+            const Index la = local[std::size_t(a)], lb = local[std::size_t(b)];
+            if (la < 0 || lb < 0 || la < lb) {
+                return;
+            }
+            for (int r = 0; r < 3; ++r) {
+                for (int k = 0; k < 3; ++k) {
+                    if (la > lb || r >= k) {
+                        triplets.emplace_back(3 * la + r, 3 * lb + k, block(r, k));
+                    }
+                }
+            }
+        };
+        for (Index u = 0; u < n; ++u) {
+            add_block(u, u, 2 * Eigen::Matrix3d::Identity());
+        }
+        const auto pair_term = [&](Index i, Index j, double value, double sign) {
+            if (!(value < eps) || (local[std::size_t(i)] < 0 && local[std::size_t(j)] < 0)) {
+                return;
+            }
+            const Eigen::Vector3d d = row3(y, i) - row3(y, j);
+            const double first = sign * clamped_cubic_log_barrier_derivative(value, eps);
+            const double second = clamped_cubic_log_barrier_second_derivative(value, eps);
+            Eigen::Matrix3d A;
+            if (first >= 0) {
+                A = 4 * second * d * d.transpose() + 2 * first * Eigen::Matrix3d::Identity();
+            } else {
+                const double along = 4 * second * d.squaredNorm() + 2 * first;
+                const double d2 = d.squaredNorm();
+                if (!(along > 0) || !(d2 > 0)) {
+                    return;
+                }
+                A = (along / d2) * d * d.transpose();
+            }
+            A *= mu;
+            add_block(i, i, A);
+            add_block(j, j, A);
+            add_block(i, j, -A);
+            add_block(j, i, -A);
+        };
+        for (const auto& [i, j] : c.pairs) {
+            pair_term(i, j, pair_value(y, i, j), 1.0);
+        }
+        for (const Index e : c.edges) {
+            pair_term(E(e, 0), E(e, 1), edge_value(y, e), -1.0);
+        }
+        for (const auto& k : c.contacts) {
+            const double value = contact_value(y, k);
+            if (value < band && local[std::size_t(k.first)] >= 0) {
+                const Eigen::Vector3d normal = signed_distance_gradient(p.obstacles[k.second], row3(y, k.first));
+                add_block(k.first, k.first,
+                    mu * clamped_cubic_log_barrier_second_derivative(value, band) * normal * normal.transpose());
+            }
+        }
+        for (const auto& g : c.guard) {
+            const double value = guard_distance_squared(y, g) - g.floor2;
+            if (value < guard_band) {
+                const Vector<double, 12> gradient = guard_distance_squared_gradient(y, g);
+                const double scale = mu * clamped_cubic_log_barrier_second_derivative(value, guard_band);
+                for (int a = 0; a < 4; ++a) {
+                    for (int b = 0; b < 4; ++b) {
+                        add_block(g.vertices[std::size_t(a)], g.vertices[std::size_t(b)],
+                            scale * gradient.segment<3>(3 * a) * gradient.segment<3>(3 * b).transpose());
+                    }
+                }
+            }
+        }
+        Eigen::SparseMatrix<double> H(3 * m, 3 * m);
+        H.setFromTriplets(triplets.begin(), triplets.end());
+        Eigen::VectorXd g(3 * m);
+        for (Index u = 0; u < n; ++u) {
+            if (local[std::size_t(u)] >= 0) {
+                g.segment<3>(3 * local[std::size_t(u)]) = G.row(u).transpose();
+            }
+        }
+        const Eigen::VectorXd step = hard_factor.solve(H, g);
+        for (Index u = 0; u < n; ++u) {
+            if (local[std::size_t(u)] >= 0) {
+                direction.row(u) = step.segment<3>(3 * local[std::size_t(u)]).transpose();
+            }
+        }
+        return direction;
+    }
+
     /// Descends from the certified state `start` (reached from x0 along
-    /// `path`), moving only the vertices flagged in `moving`. Every accepted
-    /// iterate is certified, so the phase may stop after any of them; `path`
-    /// receives the iterates in order.
+    /// `path`), moving only the vertices flagged in `moving`, by gradient or
+    /// Newton steps (RepulsionHardSolver). Every accepted iterate is
+    /// certified, so the phase may stop after any of them; `path` receives
+    /// the iterates in order.
     Eigen::MatrixXd hard_phase(const Eigen::MatrixXd& x0, const Eigen::MatrixXd& start, const std::vector<char>& moving,
         const Eigen::MatrixXd& x_init, const ConstraintSet& c, std::vector<Eigen::MatrixXd>& path,
-        RepulsionStepStats& s) const
+        RepulsionStepStats& s)
     {
         Eigen::MatrixXd z = start;
         double energy = hard_energy(z, x_init, c);
         const double tolerance = 0.01 * p.displacement_cap();
+        const bool newton = p.hard_solver == RepulsionHardSolver::newton;
         for (int block = 0; block < p.hard_max_blocks; ++block) {
             double largest = 0;
             for (int it = 0; it < p.hard_block; ++it) {
@@ -734,11 +864,26 @@ struct RepulsionSimulator::Impl {
                 if (!(g2 > 0)) {
                     return z;
                 }
+                Eigen::MatrixXd direction;
+                double slope = -g2, alpha0 = p.hard_initial_step;
+                if (newton) {
+                    direction = hard_newton_direction(z, g, moving, c);
+                    slope = (direction.array() * g.array()).sum();
+                    // The full step, shortened so that no vertex moves
+                    // farther than Delta (the certificate's bound).
+                    const double longest = direction.rowwise().norm().maxCoeff();
+                    alpha0 = std::min(1.0, c.step_bound / std::max(longest, 1e-300));
+                }
+                if (!newton || !(slope < 0)) {
+                    direction = -g;
+                    slope = -g2;
+                    alpha0 = p.hard_initial_step;
+                }
                 bool accepted = false;
-                for (double alpha = p.hard_initial_step; alpha > 1e-12; alpha *= 0.5) {
-                    Eigen::MatrixXd candidate = z - alpha * g;
+                for (double alpha = alpha0; alpha > 1e-12; alpha *= 0.5) {
+                    Eigen::MatrixXd candidate = z + alpha * direction;
                     const double candidate_energy = hard_energy(candidate, x_init, c);
-                    if (!(candidate_energy <= energy - 1e-4 * alpha * g2)) {
+                    if (!(candidate_energy <= energy + 1e-4 * alpha * slope)) {
                         continue;
                     }
                     const Verdict verdict = certify(x0, z, candidate, c, 0.0);
