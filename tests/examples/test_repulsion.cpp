@@ -243,18 +243,21 @@ TEST_CASE("Repulsion: every accepted state keeps the separation, edge cap, obsta
     check_scene(make_scene("hanging_cloth"), 0.04, 30);
 }
 
-TEST_CASE("Repulsion: a hard phase started near its failures lets a sheet hanging from two corners swing on",
+TEST_CASE("Repulsion: a sheet hanging from two corners swings on with a local or a Newton hard phase",
     "[examples][repulsion]")
 {
     // A very soft sheet held at two corners swings down. Near the corners
     // its edges reach the cap L with the sheet's weight on them, and the
     // soft phase's penalty cannot hold them there (x_init draws every vertex
     // hanging below them D further), so from about step 22 every collision
-    // step needs the hard phase. A global hard phase from x[k] takes one
-    // step size for every vertex, which the barrier at the corners keeps
-    // tiny: the sheet stops in mid-swing. Started from the soft result with
-    // the vertices around its failures reset to x[k], the hard phase fixes
-    // the corners and the rest of the sheet swings on.
+    // step needs the hard phase. The paper's gradient descent, global (from
+    // x[k], every vertex moving), takes one step size for every vertex,
+    // which the barrier at the corners keeps tiny: the sheet stops in
+    // mid-swing. Two ways out, each enough alone:
+    // - local: start from the soft result with the vertices around its
+    //   failures reset to x[k], and move only those;
+    // - Newton: steps on the same objective, which move the strips of
+    //   capped edges as one (here still global).
     Scene s;
     s.name = "soft_sheet";
     const TriangleMesh sheet = grid_cloth({ 0, 0, 0 }, 0.4, 0.4, 1, 1);
@@ -263,17 +266,26 @@ TEST_CASE("Repulsion: a hard phase started near its failures lets a sheet hangin
     const ipc::Index base = s.model.add_shell(sheet.vertices, sheet.faces, soft_membrane, 0);
     s.model.fix(base + 0);
     s.model.fix(base + 1);
-    double speed[2] = { 0, 0 };
-    int local_phases[2] = { 0, 0 };
-    for (const bool local : { false, true }) {
-        CAPTURE(local);
+    struct Variant {
+        const char* name;
+        bool local;
+        RepulsionHardSolver solver;
+        double speed = 0;
+        int local_phases = 0, hard_iterations = 0;
+    };
+    Variant variants[] = { { "global gradient", false, RepulsionHardSolver::gradient },
+        { "local gradient", true, RepulsionHardSolver::gradient },
+        { "global Newton", false, RepulsionHardSolver::newton } };
+    for (Variant& v : variants) {
+        CAPTURE(v.name);
         RepulsionScene setup = repulsion_scene(s, false, 0.012, 0.01);
-        setup.parameters.local_hard_phase = local;
-        setup.parameters.hard_solver = RepulsionHardSolver::gradient; // the paper's descent (Newton: next test)
+        setup.parameters.local_hard_phase = v.local;
+        setup.parameters.hard_solver = v.solver;
         RepulsionSimulator sim(setup.model, setup.parameters);
         InvariantChecker checker;
         checker.sim = &sim;
-        if (local) { // the global hard phase's paths are checked by the scene tests
+        const bool checked = v.local || v.solver == RepulsionHardSolver::newton;
+        if (checked) { // the global gradient phase's paths are checked by the scene tests
             sim.set_observer(std::ref(checker));
         }
         int soft = 0, total = 0;
@@ -281,22 +293,28 @@ TEST_CASE("Repulsion: a hard phase started near its failures lets a sheet hangin
             const RepulsionStepStats stats = sim.step();
             soft += stats.soft_successes;
             total += stats.collision_steps;
-            local_phases[local] += stats.local_hard_phases;
-            speed[local] = stats.mean_speed;
+            v.local_phases += stats.local_hard_phases;
+            v.hard_iterations += stats.hard_iterations;
+            v.speed = stats.mean_speed;
             REQUIRE(stats.max_edge_length <= setup.parameters.max_edge());
         }
+        CHECK(checker.steps == (checked ? total : 0));
         CHECK(checker.separation_failures == 0);
         CHECK(checker.continuous_failures == 0);
         CHECK(checker.edge_failures == 0);
         CHECK_FALSE(frame_intersects(sim));
-        WARN("hanging soft sheet, " << (local ? "local" : "global") << " hard phase: soft phase certified " << soft
-                                    << " of " << total << " collision steps, " << local_phases[local]
-                                    << " local hard phases, mean speed at the end " << speed[local] << " m/s");
+        WARN("hanging soft sheet, " << v.name << " hard phase: soft phase certified " << soft << " of " << total
+                                    << " collision steps, " << v.hard_iterations << " hard iterations, "
+                                    << v.local_phases << " local hard phases, mean speed at the end " << v.speed
+                                    << " m/s");
     }
-    CHECK(local_phases[0] == 0);
-    CHECK(local_phases[1] > 100);
-    CHECK(speed[0] < 0.3);
-    CHECK(speed[1] > 1.0);
+    CHECK(variants[0].local_phases == 0);
+    CHECK(variants[1].local_phases > 100);
+    CHECK(variants[2].local_phases == 0);
+    CHECK(variants[2].hard_iterations > 100);
+    CHECK(variants[0].speed < 0.3);
+    CHECK(variants[1].speed > 1.0);
+    CHECK(variants[2].speed > 1.0);
 }
 
 TEST_CASE("Repulsion: the hard phase's barrier curvature matches finite differences", "[examples][repulsion]")
@@ -318,58 +336,6 @@ TEST_CASE("Repulsion: the hard phase's barrier curvature matches finite differen
         // Its jump at the band's edge (the barrier is C1 only there).
         CHECK(clamped_cubic_log_barrier_second_derivative(eps * (1 - 1e-9), eps) == Approx(4 / (eps * eps)).epsilon(1e-6));
     }
-}
-
-TEST_CASE("Repulsion: a Newton hard phase moves a sheet whose capped corners stop gradient descent",
-    "[examples][repulsion]")
-{
-    // The sheet of the previous test with a global hard phase (every vertex
-    // moves, from x[k]): gradient descent takes one step size for the whole
-    // sheet and stops it in mid-swing, while Newton steps on the same
-    // objective and under the same certificate move the strips at the cap
-    // as one, and the sheet swings on.
-    Scene s;
-    s.name = "soft_sheet";
-    const TriangleMesh sheet = grid_cloth({ 0, 0, 0 }, 0.4, 0.4, 1, 1);
-    ShellMaterial soft_membrane;
-    soft_membrane.membrane_scale = 1e-3;
-    const ipc::Index base = s.model.add_shell(sheet.vertices, sheet.faces, soft_membrane, 0);
-    s.model.fix(base + 0);
-    s.model.fix(base + 1);
-    double speed[2] = { 0, 0 };
-    int hard_iterations[2] = { 0, 0 };
-    for (const bool newton : { false, true }) {
-        CAPTURE(newton);
-        RepulsionScene setup = repulsion_scene(s, false, 0.012, 0.01);
-        setup.parameters.local_hard_phase = false;
-        setup.parameters.hard_solver = newton ? RepulsionHardSolver::newton : RepulsionHardSolver::gradient;
-        RepulsionSimulator sim(setup.model, setup.parameters);
-        InvariantChecker checker;
-        checker.sim = &sim;
-        if (newton) { // the gradient phase's paths are checked by the scene tests
-            sim.set_observer(std::ref(checker));
-        }
-        int soft = 0, total = 0;
-        for (int step = 0; step < 30; ++step) {
-            const RepulsionStepStats stats = sim.step();
-            soft += stats.soft_successes;
-            total += stats.collision_steps;
-            hard_iterations[newton] += stats.hard_iterations;
-            speed[newton] = stats.mean_speed;
-            REQUIRE(stats.local_hard_phases == 0);
-            REQUIRE(stats.max_edge_length <= setup.parameters.max_edge());
-        }
-        CHECK(checker.separation_failures == 0);
-        CHECK(checker.continuous_failures == 0);
-        CHECK(checker.edge_failures == 0);
-        CHECK_FALSE(frame_intersects(sim));
-        WARN("hanging soft sheet, global " << (newton ? "Newton" : "gradient") << " hard phase: soft phase certified "
-                                           << soft << " of " << total << " collision steps, " << hard_iterations[newton]
-                                           << " hard iterations, mean speed at the end " << speed[newton] << " m/s");
-    }
-    CHECK(hard_iterations[1] > 100);
-    CHECK(speed[0] < 0.3);
-    CHECK(speed[1] > 1.0);
 }
 
 TEST_CASE("Repulsion: factored dynamics steps reach the implicit Euler state that Jacobi descent approaches",
