@@ -62,6 +62,10 @@ namespace {
         std::vector<Index> edges;                            ///< capped edges (rows of E)
         std::vector<std::pair<Index, std::size_t>> contacts; ///< (vertex, obstacle)
         std::vector<GuardPair> guard;                        ///< local pairs near folds
+        /// Per vertex: flagged by the guard (its local pairs are in `guard`).
+        /// Empty when the guard is off; otherwise every accepted segment is
+        /// also checked for triangles that could turn over (visit_failures).
+        std::vector<char> guarded;
     };
 
     /// How a candidate state is judged.
@@ -282,20 +286,47 @@ struct RepulsionSimulator::Impl {
     // -----------------------------------------------------------------
     // Collection
 
+    /// How far triangle f stays from turning over on the segment from
+    /// `from` to `to`, widened by `slack` (m; > 0: it cannot). Turning
+    /// over passes through a collinear shape. Along the segment each vertex
+    /// stays within delta = max_k |d_k - mean d| (d = to - from) of the
+    /// triangle at `from` moved by its mean displacement, a congruent copy;
+    /// a collinear shape would then put the `from` triangle inside a slab
+    /// 2 delta wide, and a triangle's narrowest slab is its smallest
+    /// height h. Returns h - 2 (delta + slack): translations do not count,
+    /// so a sheet falling or swinging as a whole turns nothing over.
+    double turnover_room(const Eigen::MatrixXd& from, const Eigen::MatrixXd& to, Index f, double slack) const
+    {
+        const Eigen::Vector3d a = row3(from, F(f, 0)), b = row3(from, F(f, 1)), c = row3(from, F(f, 2));
+        const Eigen::Vector3d da = row3(to, F(f, 0)) - a, db = row3(to, F(f, 1)) - b, dc = row3(to, F(f, 2)) - c;
+        const Eigen::Vector3d mean = (da + db + dc) / 3;
+        const double delta
+            = std::sqrt(std::max({ (da - mean).squaredNorm(), (db - mean).squaredNorm(), (dc - mean).squaredNorm() }));
+        const double longest2 = std::max({ (b - a).squaredNorm(), (c - b).squaredNorm(), (a - c).squaredNorm() });
+        const double twice_area = (b - a).cross(c - a).norm();
+        if (!(longest2 > 0)) {
+            return -1;
+        }
+        return twice_area / std::sqrt(longest2) - 2 * (delta + slack);
+    }
+
     /// Flags the vertices of every hinge that bends more than guard_angle
-    /// and returns the local pairs the guard must test: point-triangle and
+    /// and of every triangle that may turn over within the step, and
+    /// returns the local pairs the guard must test: point-triangle and
     /// edge-edge pairs around flagged vertices that share no vertex, have
     /// some unrepelled (ring-excluded) vertex pair, and are closer than
     /// 2 Delta (farther pairs cannot meet while every vertex stays within
     /// Delta of its start).
-    std::vector<GuardPair> collect_guard(const Eigen::MatrixXd& x0, double step_bound) const
+    std::vector<GuardPair> collect_guard(const Eigen::MatrixXd& x0, const Eigen::MatrixXd& x_init, double step_bound,
+        std::vector<char>& flagged) const
     {
         std::vector<GuardPair> guard;
+        flagged.clear();
         if (p.guard_angle >= 3.14159) {
             return guard;
         }
         const double cos_limit = std::cos(p.guard_angle);
-        std::vector<char> flagged(std::size_t(x0.rows()), 0);
+        flagged.assign(std::size_t(x0.rows()), 0);
         bool any = false;
         for (const auto& h : model.hinges) {
             const Eigen::Vector3d e0 = row3(x0, h.vertices[0]), e1 = row3(x0, h.vertices[1]);
@@ -305,6 +336,21 @@ struct RepulsionSimulator::Impl {
             if (!(norms > 0) || n1.dot(n2) < cos_limit * norms) {
                 for (const Index u : h.vertices) {
                     flagged[std::size_t(u)] = 1;
+                }
+                any = true;
+            }
+        }
+        // A thin triangle can turn over within one collision step without
+        // any hinge bending first: squeezed in its plane, a vertex crosses
+        // the opposite edge and the triangle folds onto its neighbour.
+        // Triangles that may come close to it in this step (turnover_room)
+        // flag their vertices like a bent hinge, so that their local pairs
+        // are repelled; visit_failures rejects any segment on which an
+        // unflagged triangle could degenerate.
+        for (Index f = 0; f < F.rows(); ++f) {
+            if (turnover_room(x0, x_init, f, p.step_bound()) <= 0) {
+                for (int k = 0; k < 3; ++k) {
+                    flagged[std::size_t(F(f, k))] = 1;
                 }
                 any = true;
             }
@@ -430,7 +476,7 @@ struct RepulsionSimulator::Impl {
                 }
             }
         }
-        c.guard = collect_guard(x0, c.step_bound);
+        c.guard = collect_guard(x0, x_init, c.step_bound, c.guarded);
         return c;
     }
 
@@ -533,6 +579,19 @@ struct RepulsionSimulator::Impl {
                         margin[k.second]))
                 && !visit(&k.first, 1, false)) {
                 return;
+            }
+        }
+        if (!c.guarded.empty()) {
+            for (Index f = 0; f < F.rows(); ++f) {
+                const Index vertices[3] = { F(f, 0), F(f, 1), F(f, 2) };
+                bool guarded = false, moved = false;
+                for (const Index u : vertices) {
+                    guarded = guarded || c.guarded[std::size_t(u)] != 0;
+                    moved = moved || from.row(u) != to.row(u);
+                }
+                if (!guarded && moved && !(turnover_room(from, to, f, 0) > 0) && !visit(vertices, 3, false)) {
+                    return;
+                }
             }
         }
         const auto guard_start = Clock::now();
@@ -994,6 +1053,7 @@ struct RepulsionSimulator::Impl {
         const auto moves = [&](Index u) { return moving[std::size_t(u)] != 0; };
         ConstraintSet r;
         r.step_bound = c.step_bound;
+        r.guarded = c.guarded;
         for (const auto& pair : c.pairs) {
             if (moves(pair.first) || moves(pair.second)) {
                 r.pairs.push_back(pair);
