@@ -47,7 +47,12 @@
 ///   finds none of them closer than that along the step. Without the
 ///   repulsion a folding pair closed geometrically (the CCD lets it cover
 ///   most of its gap each step) until it touched, and then every step was
-///   rejected.
+///   rejected. A triangle squeezed in its plane can also turn over with no
+///   hinge bent beforehand. Every accepted segment is therefore checked
+///   against a height bound (smallest height more than twice the
+///   vertices' displacement relative to their mean): a triangle outside the
+///   guard that fails the bound rejects the segment. At collection, the
+///   triangles that fail it for the motion toward x_init are guarded.
 /// - Local hard phase. The paper's GPU code runs the hard phase only on
 ///   the constraints its failed test flags and leaves the other vertices
 ///   unstated. Here they keep the soft result: the hard phase starts from it
