@@ -343,9 +343,10 @@ struct RepulsionSimulator::Impl {
         // A thin triangle can turn over within one collision step without
         // any hinge bending first: squeezed in its plane, a vertex crosses
         // the opposite edge and the triangle folds onto its neighbour.
-        // Triangles that may come close to it in this step (turnover_room)
-        // flag their vertices like a bent hinge, so that their local pairs
-        // are repelled; visit_failures rejects any segment on which an
+        // Triangles that could degenerate on the way to x_init, with the
+        // room of an ordinary step added (turnover_room), flag their
+        // vertices like a bent hinge, so that their local pairs are
+        // repelled; visit_failures rejects any segment on which an
         // unflagged triangle could degenerate.
         for (Index f = 0; f < F.rows(); ++f) {
             if (turnover_room(x0, x_init, f, p.step_bound()) <= 0) {
