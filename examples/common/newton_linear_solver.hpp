@@ -6,7 +6,8 @@
 /// were built with it, Eigen's SimplicialLDLT otherwise. It keeps the
 /// symbolic analysis while the matrix's sparsity pattern stays the same,
 /// shifts the diagonal when a factorisation fails, and counts the numeric
-/// factorisations.
+/// factorisations and the failed ones. A failure is handled, so CHOLMOD's
+/// own "not positive definite" warning is not printed (its errors are).
 
 #include <ipc/core/error.hpp>
 #include <ipc/core/math.hpp>
@@ -73,6 +74,11 @@ public:
         solver_.cholmod().nmethods = 2;
         solver_.cholmod().method[0].ordering = CHOLMOD_AMD;
         solver_.cholmod().method[1].ordering = CHOLMOD_NESDIS;
+        // Print level 1: errors only. A matrix that is not positive definite
+        // to round-off is a warning to CHOLMOD; here it is expected (barrier
+        // terms near their root make H ill-conditioned), handled by the
+        // shifts below and counted in failed_factorizations().
+        solver_.cholmod().print = 1;
 #endif
     }
 
@@ -95,6 +101,7 @@ public:
                     return p;
                 }
             }
+            ++failures_;
             shift_diagonal(H, attempt);
         }
         return -g.cwiseQuotient(H.diagonal().cwiseAbs().cwiseMax(1e-12));
@@ -113,6 +120,7 @@ public:
             ++factorizations_;
             factored_ = solver_.info() == Eigen::Success;
             if (!factored_) {
+                ++failures_;
                 shift_diagonal(H, attempt);
             }
         }
@@ -139,8 +147,10 @@ public:
 
     /// Numeric factorisations since the last reset_count().
     int factorizations() const { return factorizations_; }
-    /// Starts counting factorisations from zero.
-    void reset_count() { factorizations_ = 0; }
+    /// Of those, the ones that failed (then the diagonal was shifted).
+    int failed_factorizations() const { return failures_; }
+    /// Starts counting factorisations (and failures) from zero.
+    void reset_count() { factorizations_ = failures_ = 0; }
 
 private:
     /// Runs the symbolic analysis unless H has the pattern analysed last.
@@ -203,6 +213,7 @@ private:
     Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>, UpLo> solver_;
 #endif
     int factorizations_ = 0;
+    int failures_ = 0;
     Index analysed_rows_ = -1; ///< pattern of the last symbolic analysis
     std::vector<int> analysed_outer_, analysed_inner_;
     bool factored_ = false;     ///< the last factorize() succeeded

@@ -157,6 +157,7 @@ Json repulsion_report(const std::string& scene, const std::string& size, const R
             { "hard_iterations", s.hard_iterations },
             { "local_hard_phases", s.local_hard_phases },
             { "dynamics_restarts", s.dynamics_restarts },
+            { "failed_factorizations", s.failed_factorizations },
             { "guard_pairs", s.guard_pairs },
             { "guard_rejections", s.guard_rejections },
             { "friction_pairs", s.friction_pairs },

@@ -1315,6 +1315,8 @@ struct RepulsionSimulator::Impl {
         const double h = p.dt;
         const Index n = x.rows();
         const Eigen::MatrixXd x_start = x;
+        dynamics_factor.reset_count();
+        hard_factor.reset_count();
 
         // Prediction y_bar = x + h v + h^2 g; held vertices at their targets.
         Eigen::MatrixXd y_bar = x + h * v;
@@ -1415,6 +1417,7 @@ struct RepulsionSimulator::Impl {
         v = velocity;
         t += h;
         measure(s);
+        s.failed_factorizations = dynamics_factor.failed_factorizations() + hard_factor.failed_factorizations();
         s.seconds = seconds_since(step_clock);
         stats = nullptr;
         return s;

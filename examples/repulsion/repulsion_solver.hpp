@@ -216,6 +216,7 @@ struct RepulsionStepStats {
     int hard_iterations = 0;      ///< accepted hard-phase iterations
     int local_hard_phases = 0;    ///< hard phases that kept the soft result away from its failures
     int dynamics_restarts = 0;    ///< runaway dynamics iterates restarted from x[k]
+    int failed_factorizations = 0; ///< Cholesky attempts (dynamics, Newton hard phase) that failed and were shifted
     std::size_t pairs = 0;        ///< collected vertex pairs, largest over the collision steps
     std::size_t contacts = 0;     ///< pairs and obstacle constraints inside their band at the end
     std::size_t guard_pairs = 0;  ///< local pairs the guard tested, summed over collision steps

@@ -414,6 +414,7 @@ TEST_CASE("a kept factorisation solves like a fresh one, and falls back on the d
         CHECK((p - fresh.solve(copy, g)).norm() <= 1e-14 * p.norm());
     }
     CHECK(kept.factorizations() == 1);
+    CHECK(kept.failed_factorizations() == 0);
     CHECK_THROWS_AS(kept.solve(Eigen::VectorXd::Ones(5)), ipc::invalid_argument);
 
     Eigen::SparseMatrix<double> negative = -lower;
@@ -423,6 +424,9 @@ TEST_CASE("a kept factorisation solves like a fresh one, and falls back on the d
     // is the gradient scaled by |diag H| (which keeps the last shift).
     CHECK_FALSE(kept.factorize(negative));
     CHECK(kept.factorizations() == 5);
+    CHECK(kept.failed_factorizations() == 4);
+    kept.reset_count();
+    CHECK(kept.failed_factorizations() == 0);
     CHECK((kept.solve(g) + g.cwiseQuotient(negative.diagonal().cwiseAbs())).norm() <= 1e-15 * g.norm());
 #else
     // LDL^T factorises an indefinite matrix too.
