@@ -22,6 +22,7 @@
 #include <common/cli.hpp>
 #include <common/frame_output.hpp>
 #include <common/json_output.hpp>
+#include <common/keep_freed_memory.hpp>
 #include <common/progress.hpp>
 #include <common/scene_source.hpp>
 
@@ -151,6 +152,7 @@ Json al_report(const Scene& scene, const std::string& size, const AlParameters& 
 
 int main(int argc, char** argv)
 {
+    ipc::examples::keep_freed_memory();
     CLI::App app("Runs an example scene with the barrier-free augmented-Lagrangian solver: writes an OBJ per frame "
                  "and a picture of the last frame, and prints a summary.",
         "al_sim");

@@ -23,9 +23,10 @@
 #include "solver_2d.hpp"
 
 #include <common/cli.hpp>
-#include <common/json_output.hpp>
 #include <common/frame_output.hpp>
 #include <common/frame_output_2d.hpp>
+#include <common/json_output.hpp>
+#include <common/keep_freed_memory.hpp>
 #include <common/progress.hpp>
 #include <common/scene_source.hpp>
 
@@ -185,6 +186,7 @@ int run_scene_2d(const CommonOptions& o, bool check, bool trace, const std::stri
 
 int main(int argc, char** argv)
 {
+    ipc::examples::keep_freed_memory();
     CLI::App app("Runs one of the reference C-IPC example scenes: writes an OBJ per frame and a picture of the last "
                  "frame, and prints a summary.",
         "ipc_sim");

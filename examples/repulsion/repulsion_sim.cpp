@@ -25,6 +25,7 @@
 #include <common/contact_distances.hpp>
 #include <common/frame_output.hpp>
 #include <common/json_output.hpp>
+#include <common/keep_freed_memory.hpp>
 #include <common/progress.hpp>
 #include <common/scene_source.hpp>
 
@@ -200,6 +201,7 @@ Json repulsion_report(const std::string& scene, const std::string& size, const R
 
 int main(int argc, char** argv)
 {
+    ipc::examples::keep_freed_memory();
     CLI::App app("Runs a cloth scene with the vertex-repulsion integrator (Wu et al. 2020): writes an OBJ per frame "
                  "and a picture of the last frame, and prints a summary.",
         "repulsion_sim");
