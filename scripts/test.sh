@@ -62,7 +62,7 @@ trap report EXIT
 
 echo "== 1. header check (clang++, every header alone, C++17 and C++20)"
 cmake -S . -B build/clang "${common[@]}" -DCMAKE_CXX_COMPILER=clang++ \
-  -DIPC_BUILD_TESTS=OFF -DIPC_BUILD_BENCHMARKS=OFF -DIPC_BUILD_EXAMPLES=OFF \
+  -DIPC_BUILD_TESTS=OFF -DIPC_BUILD_BENCHMARKS=OFF -DIPC_BUILD_EXAMPLES=OFF -DIPC_BUILD_TUTORIALS=OFF \
   -DIPC_INSTALL=OFF -DIPC_HEADER_CHECK=ON > /dev/null
 cmake --build build/clang --target ipc_header_check -j "$jobs"
 end_phase "1. header check (clang++)"
@@ -97,7 +97,7 @@ echo "== 3. optimised build with g++ (examples and their tests, benchmarks, umbr
 # suite, the command-line and packaging tests, the benchmarks, and every
 # header through the umbrella header with g++.
 cmake -S . -B build/test "${common[@]}" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE="-O2 -DNDEBUG" \
-  -DIPC_BUILD_LIBRARY_TESTS=OFF -DIPC_HEADER_CHECK=ON -DIPC_HEADER_CHECK_EACH=OFF -DIPC_CCD_QUERIES="$queries" > /dev/null
+  -DIPC_BUILD_LIBRARY_TESTS=OFF -DIPC_BUILD_TUTORIALS=OFF -DIPC_HEADER_CHECK=ON -DIPC_HEADER_CHECK_EACH=OFF -DIPC_CCD_QUERIES="$queries" > /dev/null
 cmake --build build/test -j "$jobs"
 end_phase "3a. optimised build (-O2)"
 (cd build/test && ctest --output-on-failure -j "$jobs")
@@ -114,7 +114,7 @@ echo "== 5. Python bindings (CMake build of the module, pytest)"
 # path of python/README.md is not exercised here: it would compile the same
 # files again without the cache).
 cmake -S . -B build/python "${common[@]}" -DCMAKE_BUILD_TYPE=Release -DIPC_BUILD_PYTHON=ON \
-  -DPython_EXECUTABLE=/usr/bin/python3 -DIPC_BUILD_TESTS=OFF -DIPC_BUILD_EXAMPLES=OFF \
+  -DPython_EXECUTABLE=/usr/bin/python3 -DIPC_BUILD_TESTS=OFF -DIPC_BUILD_EXAMPLES=OFF -DIPC_BUILD_TUTORIALS=OFF \
   -DIPC_BUILD_BENCHMARKS=OFF -DIPC_INSTALL=OFF > /dev/null
 cmake --build build/python --target ipc_python -j "$jobs"
 end_phase "5a. Python module build"
