@@ -42,6 +42,7 @@
 #include <ipc/ccd/additive_ccd.hpp>
 #include <ipc/ccd/ccd_method.hpp>
 #include <ipc/ccd/ccd_queries.hpp>
+#include <ipc/ccd/ccd_reference.hpp>
 #include <ipc/ccd/ccd_result.hpp>
 #include <ipc/ccd/inclusion_ccd.hpp>
 #include <ipc/ccd/point_pair_linear_motion.hpp>
@@ -121,3 +122,6 @@
 // File formats
 #include <ipc/io/ccd_queries.hpp>
 #include <ipc/io/obj.hpp>
+
+// Scoring CCD methods on the benchmark's query sets
+#include <ipc/benchmark/ccd_benchmark.hpp>

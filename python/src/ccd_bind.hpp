@@ -7,6 +7,7 @@
 
 #include "common.hpp"
 
+#include <ipc/benchmark/ccd_benchmark.hpp>
 #include <ipc/ccd/ccd_result.hpp>
 #include <ipc/core/parallel.hpp>
 
@@ -262,6 +263,54 @@ namespace ipc_python::ccd_binding {
                 .c_str());
     }
 
+    /// The query sets of a benchmark call: one CCDQuerySet or a sequence of them.
+    inline std::vector<ipc::CCDQuerySet> query_sets(const py::handle& obj)
+    {
+        if (py::isinstance<ipc::CCDQuerySet>(obj)) {
+            return { obj.cast<ipc::CCDQuerySet>() };
+        }
+        ipc::require(py::isinstance<py::sequence>(obj) && !py::isinstance<py::str>(obj),
+                     "benchmark_ccd: sets must be a CCDQuerySet or a list of them, got ",
+                     std::string(py::str(py::type::of(obj))));
+        std::vector<ipc::CCDQuerySet> sets;
+        for (const py::handle item : py::reinterpret_borrow<py::sequence>(obj)) {
+            ipc::require(py::isinstance<ipc::CCDQuerySet>(item), "benchmark_ccd: sets must hold CCDQuerySet, got ",
+                         std::string(py::str(py::type::of(item))));
+            sets.push_back(item.cast<ipc::CCDQuerySet>());
+        }
+        return sets;
+    }
+
+    /// The benchmark's options from the keyword arguments of benchmark_ccd.
+    inline ipc::CCDBenchmarkOptions benchmark_options(double min_distance, ipc::CCDGroundTruth ground_truth,
+                                                      std::size_t max_queries, bool time, int repeats,
+                                                      int calls_per_batch)
+    {
+        ipc::CCDBenchmarkOptions options;
+        options.min_distance = min_distance;
+        options.ground_truth = ground_truth;
+        options.max_queries = max_queries;
+        options.time = time;
+        options.repeats = repeats;
+        options.calls_per_batch = calls_per_batch;
+        return options;
+    }
+
+    /// Gives a method class the hook ipc.benchmark_ccd calls (`_benchmark_ccd`,
+    /// same arguments): the benchmark then runs the method in C++, GIL released.
+    template <typename Method, typename Class> void bind_benchmark_hook(Class& cls)
+    {
+        cls.def("_benchmark_ccd",
+                [](const Method& ccd, const py::object& sets, double min_distance, ipc::CCDGroundTruth ground_truth,
+                   std::size_t max_queries, bool time, int repeats, int calls_per_batch, const std::string& name) {
+                    const std::vector<ipc::CCDQuerySet> all = query_sets(sets);
+                    const ipc::CCDBenchmarkOptions options
+                        = benchmark_options(min_distance, ground_truth, max_queries, time, repeats, calls_per_batch);
+                    py::gil_scoped_release release;
+                    return ipc::benchmark_ccd(ccd, all, options, name);
+                });
+    }
+
     /// Binds the four kinds; Native2D: the method has 2D point-point and
     /// point-edge overloads (else 2D queries are padded with z = 0).
     template <typename Method, bool Native2D = false, typename Class>
@@ -271,6 +320,7 @@ namespace ipc_python::ccd_binding {
         bind_kind<Kind::point_edge, Method, Native2D>(cls, method_name);
         bind_kind<Kind::point_triangle, Method, Native2D>(cls, method_name);
         bind_kind<Kind::edge_edge, Method, Native2D>(cls, method_name);
+        bind_benchmark_hook<Method>(cls);
     }
 
 
