@@ -32,4 +32,4 @@ IPC_DEMO_PACKAGES=(cmake ninja-build g++ libeigen3-dev robin-map-dev libfmt-dev
 IPC_TEST_PACKAGES=("${IPC_DEMO_PACKAGES[@]}" clang libomp-dev libclang-rt-14-dev
   catch2 libspectra-dev
   pybind11-dev python3-pybind11 python3-dev python3-numpy python3-scipy python3-pytest
-  python3-venv python3-setuptools)
+  python3-venv python3-setuptools doxygen)

@@ -2,9 +2,13 @@
 /// @file
 /// Version of the ipc library and the feature macros it reads.
 
+/// Major version of the library: changes that break the API.
 #define IPC_VERSION_MAJOR 0
+/// Minor version: additions that keep the API.
 #define IPC_VERSION_MINOR 1
+/// Patch version: fixes only.
 #define IPC_VERSION_PATCH 0
+/// The version as the string "MAJOR.MINOR.PATCH".
 #define IPC_VERSION_STRING "0.1.0"
 
 /// IPC_HAS_OPENMP is 1 when mesh-level loops run in parallel with OpenMP.

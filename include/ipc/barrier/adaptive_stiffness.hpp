@@ -39,7 +39,9 @@ struct AdaptiveStiffnessParameters {
 /// Lower and upper bound of the barrier stiffness (units of kappa: energy per
 /// unit barrier value).
 template <typename Scalar> struct BarrierStiffnessBounds {
+    /// Smallest stiffness kappa_min.
     Scalar min;
+    /// Largest stiffness kappa_max.
     Scalar max;
 };
 
@@ -143,6 +145,8 @@ Scalar initial_barrier_stiffness(const BarrierStiffnessBounds<Scalar>& bounds,
 /// @param previous_min_gap    smallest gap at the previous iterate (m)
 /// @param current_min_gap     smallest gap at the current iterate (m)
 /// @param bbox_diagonal       bounding-box diagonal of the scene at rest (m), > 0
+/// @param parameters          small_gap_scale and the other knobs (defaults from the paper)
+/// @return the stiffness for the next iteration
 template <typename Scalar>
 Scalar update_barrier_stiffness(const Scalar& kappa, const Scalar& kappa_max,
     const Scalar& previous_min_gap, const Scalar& current_min_gap, const Scalar& bbox_diagonal,

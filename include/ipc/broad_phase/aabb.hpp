@@ -25,7 +25,9 @@ namespace ipc {
 
 /// Closed axis-aligned box [lower, upper] in 3D (metres).
 struct AABB {
+    /// Smallest x, y and z of the box (metres).
     std::array<double, 3> lower { { 0.0, 0.0, 0.0 } };
+    /// Largest x, y and z of the box (metres).
     std::array<double, 3> upper { { 0.0, 0.0, 0.0 } };
 };
 
@@ -40,8 +42,11 @@ inline bool overlaps(const AABB& a, const AABB& b)
 /// Boxes of every vertex, edge and face of a mesh. Entries of vertices that
 /// do not collide are present (so indices match) but never queried.
 struct PrimitiveBoxes {
+    /// Box of each vertex, indexed by vertex.
     std::vector<AABB> vertices;
+    /// Box of each edge, indexed by edge.
     std::vector<AABB> edges;
+    /// Box of each face, indexed by face.
     std::vector<AABB> faces;
 };
 

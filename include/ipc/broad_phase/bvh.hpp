@@ -140,7 +140,9 @@ public:
     /// overlap of the double boxes); unused slots hold empty boxes (lower
     /// +inf, upper -inf) that overlap nothing.
     struct LeafBoxes {
+        /// lower[c][i]: smallest coordinate c (x, y, z) of slot i's box (metres).
         float lower[3][leaf_size];
+        /// upper[c][i]: largest coordinate c of slot i's box (metres).
         float upper[3][leaf_size];
     };
 

@@ -18,13 +18,17 @@ namespace ipc {
 
 /// Point-point pair between two free particles; always v0 < v1.
 struct VertexVertexCandidate {
+    /// First vertex (the smaller index).
     Index v0 = 0;
+    /// Second vertex (the larger index).
     Index v1 = 0;
 
+    /// True when a and b name the same pair.
     friend bool operator==(const VertexVertexCandidate& a, const VertexVertexCandidate& b)
     {
         return a.v0 == b.v0 && a.v1 == b.v1;
     }
+    /// True when a and b name different pairs.
     friend bool operator!=(const VertexVertexCandidate& a, const VertexVertexCandidate& b)
     {
         return !(a == b);
@@ -39,13 +43,17 @@ struct VertexVertexCandidate {
 /// Point-edge pair: a vertex against an edge (a rod segment in 3D, any edge
 /// in 2D).
 struct EdgeVertexCandidate {
+    /// Index of the edge in the mesh's edge list.
     Index edge = 0;
+    /// Index of the vertex.
     Index vertex = 0;
 
+    /// True when a and b name the same pair.
     friend bool operator==(const EdgeVertexCandidate& a, const EdgeVertexCandidate& b)
     {
         return a.edge == b.edge && a.vertex == b.vertex;
     }
+    /// True when a and b name different pairs.
     friend bool operator!=(const EdgeVertexCandidate& a, const EdgeVertexCandidate& b)
     {
         return !(a == b);
@@ -59,13 +67,17 @@ struct EdgeVertexCandidate {
 
 /// Edge-edge pair (3D only); always edge0 < edge1.
 struct EdgeEdgeCandidate {
+    /// First edge (the smaller index).
     Index edge0 = 0;
+    /// Second edge (the larger index).
     Index edge1 = 0;
 
+    /// True when a and b name the same pair.
     friend bool operator==(const EdgeEdgeCandidate& a, const EdgeEdgeCandidate& b)
     {
         return a.edge0 == b.edge0 && a.edge1 == b.edge1;
     }
+    /// True when a and b name different pairs.
     friend bool operator!=(const EdgeEdgeCandidate& a, const EdgeEdgeCandidate& b)
     {
         return !(a == b);
@@ -79,13 +91,17 @@ struct EdgeEdgeCandidate {
 
 /// Point-triangle pair: a vertex against a face (3D only).
 struct FaceVertexCandidate {
+    /// Index of the face in the mesh's face list.
     Index face = 0;
+    /// Index of the vertex.
     Index vertex = 0;
 
+    /// True when a and b name the same pair.
     friend bool operator==(const FaceVertexCandidate& a, const FaceVertexCandidate& b)
     {
         return a.face == b.face && a.vertex == b.vertex;
     }
+    /// True when a and b name different pairs.
     friend bool operator!=(const FaceVertexCandidate& a, const FaceVertexCandidate& b)
     {
         return !(a == b);
@@ -101,9 +117,13 @@ struct FaceVertexCandidate {
 /// library is sorted by its operator<, free of duplicates, free of excluded
 /// (incident) pairs, and identical whatever the method and thread count.
 struct Candidates {
+    /// Point-point pairs (free particles).
     std::vector<VertexVertexCandidate> vertex_vertex;
+    /// Point-edge pairs.
     std::vector<EdgeVertexCandidate> edge_vertex;
+    /// Edge-edge pairs (3D only).
     std::vector<EdgeEdgeCandidate> edge_edge;
+    /// Point-triangle pairs (3D only).
     std::vector<FaceVertexCandidate> face_vertex;
 
     /// Total number of pairs over the four lists.
@@ -124,11 +144,13 @@ struct Candidates {
         face_vertex.clear();
     }
 
+    /// True when the four lists of a and b are equal, element by element.
     friend bool operator==(const Candidates& a, const Candidates& b)
     {
         return a.vertex_vertex == b.vertex_vertex && a.edge_vertex == b.edge_vertex
             && a.edge_edge == b.edge_edge && a.face_vertex == b.face_vertex;
     }
+    /// True when a and b differ in any list.
     friend bool operator!=(const Candidates& a, const Candidates& b) { return !(a == b); }
 };
 

@@ -53,6 +53,7 @@ constexpr const char* to_string(CCDStatus status)
 
 /// Result of one CCD query.
 struct CCDResult {
+    /// What happened: no_hit, hit, initially_within_offset, iteration_cap or invalid_input.
     CCDStatus status = CCDStatus::no_hit;
     /// Time of impact in [0, tmax]: the primitives are guaranteed to stay at
     /// least min_distance apart (up to the method's conservative margin) on

@@ -644,6 +644,7 @@ enum class StepStartStatus {
 
 /// Result of step_start_state.
 struct StepStartState {
+    /// valid, within_offset or intersects.
     StepStartStatus status = StepStartStatus::valid;
     /// Empty when valid; otherwise names the first offending pair (lowest
     /// indices) with its distance and offset, or the crossing edge and face.

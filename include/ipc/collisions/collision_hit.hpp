@@ -11,7 +11,9 @@ namespace ipc {
 /// One collision of a motion: the pair and the CCD's time of impact, the
 /// fraction of the step in [0, 1] at which it comes within its offset.
 struct CollisionHit {
+    /// The colliding pair.
     PairId pair;
+    /// Time of impact as a fraction of the step, in [0, 1].
     double toi = 1.0;
 };
 

@@ -110,6 +110,7 @@ namespace detail {
 
 /// Point-point stencil (vertices v0, v1). Distance formula |v0 - v1|^2.
 struct VertexVertexCollision {
+    /// Number of vertices of the stencil.
     static constexpr int num_vertices = 2;
     std::array<Index, 2> vertices {}; ///< the two vertices
     double offset = 0;                ///< xi (m)
@@ -135,6 +136,7 @@ struct VertexVertexCollision {
 /// Point-edge stencil (vertices point, e0, e1), closest point in the edge's
 /// interior. Distance formula: point to the line through e0, e1.
 struct EdgeVertexCollision {
+    /// Number of vertices of the stencil.
     static constexpr int num_vertices = 3;
     std::array<Index, 3> vertices {}; ///< point, edge start, edge end
     double offset = 0;                ///< xi (m)
@@ -161,8 +163,10 @@ struct EdgeVertexCollision {
 /// distance formula (EA_EB unless the edges are nearly parallel, in which
 /// case it is whatever region the pair was in when the set was built).
 struct EdgeEdgeCollision {
+    /// Number of vertices of the stencil.
     static constexpr int num_vertices = 4;
     std::array<Index, 4> vertices {};  ///< ea0, ea1, eb0, eb1
+    /// edge0, edge1: the two edges (rows of mesh.edges())
     Index edge0 = 0, edge1 = 0;        ///< the two edges (rows of mesh.edges())
     EdgeEdgeDistanceType type = EdgeEdgeDistanceType::EA_EB; ///< distance formula
     double offset = 0;                 ///< xi (m)
@@ -191,6 +195,7 @@ struct EdgeEdgeCollision {
 /// Point-triangle stencil (p, t0, t1, t2), closest point in the triangle's
 /// interior. Distance formula: point to the triangle's plane.
 struct FaceVertexCollision {
+    /// Number of vertices of the stencil.
     static constexpr int num_vertices = 4;
     std::array<Index, 4> vertices {}; ///< point, t0, t1, t2
     Index face = 0;                   ///< row of mesh.faces()

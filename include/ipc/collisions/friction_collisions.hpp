@@ -45,6 +45,7 @@ namespace ipc {
 /// One frictional contact: its stencil's vertices (in the order of the
 /// contact's weights) and the lagged contact data.
 template <int VertexCount> struct FrictionStencil {
+    /// Number of vertices of the stencil (VertexCount).
     static constexpr int num_vertices = VertexCount;
     std::array<Index, VertexCount> vertices {};   ///< mesh vertices of the stencil
     FrictionContact<double, VertexCount> contact; ///< lagged basis, weights, lambda, mu

@@ -40,6 +40,7 @@ namespace ipc {
 
 /// Distance of one pair at one configuration.
 struct PairDistance {
+    /// The pair measured.
     PairId pair;
     PairVertices stencil; ///< the pair's vertices, in the kernel's order (see pair_vertices)
     /// Closest features: none for point-point, else the kernel's distance type.

@@ -47,27 +47,36 @@ constexpr std::string_view to_string(PairKind kind)
 /// Build it with the named constructors, which order symmetric pairs.
 /// Ordered by (kind, a, b); equal ids name the same pair of the same mesh.
 struct PairId {
+    /// Which primitives the pair joins (vertex_vertex, edge_vertex, ...).
     PairKind kind = PairKind::vertex_vertex;
     Index a = 0; ///< first primitive (face, edge, or the smaller vertex / edge)
     Index b = 0; ///< second primitive (vertex, or the larger vertex / edge)
 
+    /// Pair of vertices v0 and v1, in either order (a is the smaller).
     static PairId vertex_vertex(Index v0, Index v1)
     {
         return { PairKind::vertex_vertex, std::min(v0, v1), std::max(v0, v1) };
     }
+    /// Pair of an edge and a vertex (a = edge, b = vertex).
     static PairId edge_vertex(Index edge, Index vertex) { return { PairKind::edge_vertex, edge, vertex }; }
+    /// Pair of edges e0 and e1, in either order (a is the smaller).
     static PairId edge_edge(Index e0, Index e1) { return { PairKind::edge_edge, std::min(e0, e1), std::max(e0, e1) }; }
+    /// Pair of a face and a vertex (a = face, b = vertex).
     static PairId face_vertex(Index face, Index vertex) { return { PairKind::face_vertex, face, vertex }; }
+    /// Pair of a mesh vertex and an obstacle of an ObstacleSet (a = obstacle, b = vertex).
     static PairId vertex_obstacle(Index vertex, Index obstacle)
     {
         return { PairKind::vertex_obstacle, obstacle, vertex };
     }
 
+    /// True when x and y name the same pair.
     friend bool operator==(const PairId& x, const PairId& y)
     {
         return x.kind == y.kind && x.a == y.a && x.b == y.b;
     }
+    /// True when x and y name different pairs.
     friend bool operator!=(const PairId& x, const PairId& y) { return !(x == y); }
+    /// Lexicographic order on (kind, a, b).
     friend bool operator<(const PairId& x, const PairId& y)
     {
         return std::tie(x.kind, x.a, x.b) < std::tie(y.kind, y.a, y.b);
@@ -76,6 +85,7 @@ struct PairId {
 
 /// Hash of a PairId (for unordered containers).
 struct PairIdHash {
+    /// Hash value of id, mixing kind, a and b.
     std::size_t operator()(const PairId& id) const
     {
         const std::uint64_t h = (std::uint64_t(id.a) * 0x9e3779b97f4a7c15ull)
@@ -88,7 +98,9 @@ struct PairIdHash {
 /// (v0, v1), (p, e0, e1), (ea0, ea1, eb0, eb1), (p, t0, t1, t2) or, facing an
 /// obstacle, (p).
 struct PairVertices {
+    /// The first `count` entries are the stencil's vertices; the rest are -1.
     std::array<Index, 4> vertices { { -1, -1, -1, -1 } };
+    /// Number of vertices of the stencil (1 to 4).
     int count = 0;
 };
 

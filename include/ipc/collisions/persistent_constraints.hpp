@@ -18,6 +18,7 @@ namespace ipc {
 
 /// One persistent constraint.
 struct PersistentConstraint {
+    /// The pair this constraint acts on (its identity across steps).
     PairId pair;
     double lambda = 0; ///< multiplier estimate (>= 0)
     double gamma = 1;  ///< decay weight in (0, 1]
@@ -28,10 +29,14 @@ class PersistentConstraintSet {
 public:
     /// The constraints, sorted by pair id (mutable state, fixed ids).
     const std::vector<PersistentConstraint>& constraints() const { return constraints_; }
+    /// The constraints, writable: change lambda and gamma, never the pairs or their order.
     std::vector<PersistentConstraint>& constraints() { return constraints_; }
 
+    /// Number of constraints.
     std::size_t size() const { return constraints_.size(); }
+    /// True when there is no constraint.
     bool empty() const { return constraints_.empty(); }
+    /// Removes every constraint.
     void clear() { constraints_.clear(); }
 
     /// The pair ids, sorted.

@@ -13,6 +13,7 @@ namespace ipc {
 /// Base of every exception thrown by ipc.
 class error : public std::runtime_error {
 public:
+    /// Constructs the exception; what() returns "ipc: " followed by message.
     explicit error(const std::string& message) : std::runtime_error("ipc: " + message) { }
 };
 
@@ -20,6 +21,7 @@ public:
 /// of range, a negative threshold, mismatched sizes.
 class invalid_argument : public error {
 public:
+    /// Constructs the exception from its message, as ipc::error does.
     using error::error;
 };
 
@@ -27,6 +29,7 @@ public:
 /// zero-area triangle, coincident points where a direction is needed.
 class degenerate_geometry : public error {
 public:
+    /// Constructs the exception from its message, as ipc::error does.
     using error::error;
 };
 
@@ -34,6 +37,7 @@ public:
 /// intersects, where the caller's contract says it must not.
 class penetration : public error {
 public:
+    /// Constructs the exception from its message, as ipc::error does.
     using error::error;
 };
 

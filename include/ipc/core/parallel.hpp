@@ -35,11 +35,14 @@ inline int thread_index()
 
 /// Calls body(i) for i in [begin, end), in parallel with a static schedule
 /// (so work split is deterministic). body must be safe to run concurrently
-/// for distinct i; results must not depend on the order of the calls.
+/// for distinct i; results must not depend on the order of the calls. A
+/// range of at most one item runs on the calling thread, without starting a
+/// parallel region (whose threads would only wait, and on a loaded machine
+/// can cost far more than the item).
 template <typename Body> void parallel_for(std::ptrdiff_t begin, std::ptrdiff_t end, Body&& body)
 {
 #if IPC_HAS_OPENMP
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (end - begin > 1)
     for (std::ptrdiff_t i = begin; i < end; ++i) {
         body(i);
     }

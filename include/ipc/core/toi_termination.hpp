@@ -47,7 +47,9 @@ public:
     double beta() const { return beta_; }
     /// Iterations recorded.
     int iterations() const { return iterations_; }
+    /// Fewest iterations of a solve, as given to the constructor.
     int k_min() const { return k_min_; }
+    /// Threshold on beta below which the solve stops, as given to the constructor.
     double eps() const { return eps_; }
     /// Starts a new solve.
     void reset()

@@ -31,7 +31,9 @@ namespace ipc {
 /// Unused entries are ignored. Weights need not sum to one (any linear
 /// combination works), but barycentric weights do.
 struct PointStencil {
+    /// Mesh vertices combined (the first `size` are used).
     std::array<Index, 4> vertices {};
+    /// Weight of each vertex (dimensionless).
     std::array<double, 4> weights {};
     int size = 0; ///< number of used entries, 1..4
 

@@ -20,7 +20,9 @@ namespace ipc {
 /// Lagged data of a contact whose stencil has VertexCount vertices (2: point-
 /// point, 3: point-edge, 4: point-triangle and edge-edge).
 template <typename Scalar, int VertexCount> struct FrictionContact {
+    /// Number of vertices of the stencil.
     static constexpr int vertex_count = VertexCount;
+    /// Number of degrees of freedom of the stencil (3 per vertex).
     static constexpr int dof_count = 3 * VertexCount;
     /// Orthonormal 3x2 basis of the tangent plane (for anisotropic friction
     /// its columns are rescaled, see anisotropic_friction.hpp).

@@ -29,7 +29,9 @@ namespace ipc {
 /// One CCD query: 8 vertex positions (see the file comment for their order)
 /// and the ground truth (true: the primitives touch for some t in [0, 1]).
 struct CCDQuery {
+    /// The 8 vertex positions, rows of the file in order (t0 then t1).
     std::array<Eigen::Vector3d, 8> vertices;
+    /// The benchmark's answer: true when the primitives touch for some t in [0, 1].
     bool ground_truth = false;
 };
 

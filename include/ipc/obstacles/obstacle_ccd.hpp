@@ -214,6 +214,9 @@ namespace detail::obstacle_ccd {
 
 /// Drop-in CCD of a point moving linearly from p_t0 to p_t1 (m) against an
 /// analytic obstacle (see the file comment for the method).
+/// @param obstacle        the plane, sphere, box or capsule
+/// @param p_t0            the point's position at the start of the step (m)
+/// @param p_t1            the point's position at the end of the step (m)
 /// @param toi             set to the certified time: the point stays at signed
 ///                        distance >= min_distance + (1 - s)(phi(p_t0) - min_distance)
 ///                        on [0, toi]; tmax when there is no hit

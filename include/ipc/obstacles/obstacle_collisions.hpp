@@ -39,6 +39,7 @@ namespace ipc {
 
 /// One active vertex-obstacle contact.
 struct VertexObstacleCollision {
+    /// Number of mesh vertices of the stencil (the obstacle has none).
     static constexpr int num_vertices = 1;
     Index vertex = 0;   ///< mesh vertex
     Index obstacle = 0; ///< index into the ObstacleSet
@@ -90,7 +91,7 @@ public:
     /// Builds the contacts at positions V.
     /// @param mesh       3D collision mesh (vertex radii give the offsets)
     /// @param V          positions, mesh.num_vertices() x 3 (m)
-    /// @param obstacles  the obstacles (copied into `obstacles`)
+    /// @param obstacles_ the obstacles (copied into `obstacles`)
     /// @param dhat       activation distance (m), > 0
     /// @param dmin       extra offset added to every vertex's xi (m), >= 0
     /// A vertex at or inside its offset (phi <= xi, including inside the

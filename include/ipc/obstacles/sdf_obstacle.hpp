@@ -97,7 +97,9 @@ using SdfObstacle = std::variant<PlaneObstacle, SphereObstacle, BoxObstacle, Cap
 /// A triangle mesh: n x 3 vertex positions (m) and m x 3 zero-based vertex
 /// indices, counter-clockwise seen from outside.
 struct ObstacleMesh {
+    /// Vertex positions, one row per vertex (m).
     Eigen::MatrixXd vertices;
+    /// Triangles, one row of three vertex indices per face.
     Eigen::MatrixXi faces;
 };
 

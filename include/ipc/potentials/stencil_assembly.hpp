@@ -62,7 +62,9 @@ namespace ipc {
 
 /// Vertex indices of one stencil: the first `size` entries of `vertices`.
 struct StencilVertices {
+    /// Vertex indices; entries past `size` are unused.
     std::array<Index, 4> vertices {};
+    /// Number of vertices of the stencil (1 to 4).
     int size = 0;
 };
 
@@ -74,6 +76,7 @@ inline constexpr std::ptrdiff_t min_parallel_stencils = 256;
 /// consecutive stencils (see StencilAssembly), and a colour with fewer than
 /// min_parallel_tiles tiles runs serially.
 inline constexpr Index stencils_per_tile = 128;
+/// A colour with fewer tiles than this is scattered serially.
 inline constexpr std::ptrdiff_t min_parallel_tiles = 4;
 
 namespace detail {
@@ -644,7 +647,9 @@ private:
 class StencilAssemblyCache {
 public:
     StencilAssemblyCache() = default;
+    /// A copy that shares other's kept assembly (no deep copy).
     StencilAssemblyCache(const StencilAssemblyCache& other) : kept_(other.kept()) { }
+    /// Shares other's kept assembly (no deep copy); thread-safe.
     StencilAssemblyCache& operator=(const StencilAssemblyCache& other)
     {
         if (this != &other) {

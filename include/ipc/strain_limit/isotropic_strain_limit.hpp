@@ -71,7 +71,9 @@ template <typename Scalar = double> struct StrainLimitParameters {
 /// eigenvectors.col(k) = vec(M_k), vec stacking the two columns of F.
 /// Order: stretch 1, stretch 2, twist, flip, out-of-plane 1, out-of-plane 2.
 template <typename Scalar> struct StrainLimitEigensystem {
+    /// The six eigenvalues, in the order above.
     Vector<Scalar, 6> eigenvalues = Vector<Scalar, 6>::Zero();
+    /// The matching unit eigenvectors, one per column.
     Matrix<Scalar, 6, 6> eigenvectors = Matrix<Scalar, 6, 6>::Identity();
 };
 

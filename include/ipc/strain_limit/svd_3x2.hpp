@@ -17,9 +17,13 @@ namespace ipc {
 /// >= 0, and `normal` completing (u1, u2, normal) to a right-handed
 /// orthonormal basis of R^3.
 template <typename Scalar> struct SingularValueDecomposition3x2 {
+    /// Left singular vectors u1, u2 as orthonormal columns (3x2).
     Matrix<Scalar, 3, 2> U;
+    /// Singular values, largest first, both >= 0.
     Vector2<Scalar> singular_values;
+    /// Right singular vectors: a rotation (2x2, det +1).
     Matrix<Scalar, 2, 2> V;
+    /// Unit vector u1 x u2, completing U to a right-handed basis.
     Vector3<Scalar> normal;
 };
 
