@@ -2,11 +2,13 @@
 # Builds and passes everything the project checks. Installs the Debian
 # packages it needs when they are missing (as root; otherwise it prints the
 # apt-get line to run), then:
+#   0. the documentation site (scripts/docs.sh, Doxygen, a few seconds): fails
+#      on any public name without a doc comment or a bad @param;
 #   1. header check with clang++: every public header alone, C++17 and C++20,
 #      -Wall -Wextra -Wpedantic -Werror;
-#   2. the library's test suites under AddressSanitizer +
-#      UndefinedBehaviorSanitizer (clang++, -O1), built together with the
-#      libFuzzer targets;
+#   2. the library's test suites and the tutorials of examples/tutorial under
+#      AddressSanitizer + UndefinedBehaviorSanitizer (clang++, -O1), built
+#      together with the libFuzzer targets;
 #   3. an optimised (-O2) build with g++ in build/test (the example programs
 #      and their suite, benchmarks, every header through the umbrella header
 #      under C++17 and C++20) and its tests: the example programs' suite, the
@@ -60,6 +62,10 @@ report() {
 }
 trap report EXIT
 
+echo "== 0. docs (Doxygen, fails on undocumented public names)"
+scripts/docs.sh
+end_phase "0. docs (Doxygen)"
+
 echo "== 1. header check (clang++, every header alone, C++17 and C++20)"
 cmake -S . -B build/clang "${common[@]}" -DCMAKE_CXX_COMPILER=clang++ \
   -DIPC_BUILD_TESTS=OFF -DIPC_BUILD_BENCHMARKS=OFF -DIPC_BUILD_EXAMPLES=OFF -DIPC_BUILD_TUTORIALS=OFF \
@@ -67,7 +73,7 @@ cmake -S . -B build/clang "${common[@]}" -DCMAKE_CXX_COMPILER=clang++ \
 cmake --build build/clang --target ipc_header_check -j "$jobs"
 end_phase "1. header check (clang++)"
 
-echo "== 2. tests under ASan + UBSan (clang++, with the fuzz targets)"
+echo "== 2. tests and tutorials under ASan + UBSan (clang++, with the fuzz targets)"
 # clang++ compiles the instrumented code about twice as fast as g++ (which
 # compiles every header, the examples and their suite in phase 3); line
 # tables are enough for the sanitizers' stack traces. The example programs
