@@ -7,7 +7,7 @@
 // the proxy instead of being clamped by CCD as in ipc_sim.
 //
 //   al_sim --scene NAME [--size small|paper] [--frames N] [--dt H]
-//          [--out DIR] [--json FILE] [--threads N]
+//          [--out DIR] [--json FILE] [--video FILE] [--threads N]
 //          [--mu-scale C] [--friction-hessian fallback|exact|majorizer]
 //          [--linear-solver pcg|cholesky] [--check]
 //   al_sim --scene-file SCENE.json [...]   (docs/scene-files.md)
@@ -25,6 +25,7 @@
 #include <common/keep_freed_memory.hpp>
 #include <common/progress.hpp>
 #include <common/scene_source.hpp>
+#include <common/video_output.hpp>
 
 #include <ipc/config.hpp>
 
@@ -178,7 +179,8 @@ int main(int argc, char** argv)
            "C_mu in the penalty mu = C_mu max diag(M + h^2 grad^2 Psi), set at each step (AL paper Eq. 20; its "
            "value 0.1 is the default)")
         ->check(CLI::PositiveNumber);
-    app.footer("Outputs: DIR/frame_NNNN.obj for every step, DIR/last_frame.png, and FILE with --json.\n"
+    app.footer("Outputs: DIR/frame_NNNN.obj for every step, DIR/last_frame.png, FILE with --json, and a video with\n"
+               "--video (needs ffmpeg).\n"
                "Exit codes: 0 done (also after --help and --list-scenes); 1 an output cannot be written (checked "
                "before\nthe run) or the run failed; 2 a bad command line, or no arguments at all.\n"
                "Example: al_sim --scene granules --out out/al_granules --json out/al_granules/stats.json");
@@ -208,6 +210,9 @@ int main(int argc, char** argv)
         if (!problem && !o.json.empty()) {
             problem = check_output_file(o.json);
         }
+        if (!problem) {
+            problem = check_video_output(o.video);
+        }
         if (problem) {
             fmt::print(stderr, "al_sim: {}\n", *problem);
             return exit_failure;
@@ -226,20 +231,36 @@ int main(int argc, char** argv)
         fmt::print("linear solver: {}\n", al_linear_solver_description(parameters));
         fmt::print("writing {} frames to {}/frame_NNNN.obj, picture {}, statistics {}\n", frames + 1, out, picture,
                    o.json.empty() ? std::string("none (use --json FILE)") : o.json);
+        std::optional<VideoWriter> video;
+        if (!o.video.empty()) {
+            video.emplace(o.video, parameters.dt);
+            fmt::print("video {} ({})\n", o.video, describe(video->rate()));
+        }
         std::fflush(stdout);
 
         AlSimulator sim(scene.model, parameters);
-        write_frame(fmt::format("{}/frame_{:04d}.obj", out, 0), sim.model(), sim.collision_mesh(), sim.positions());
         std::vector<AlStepStats> steps;
+        const auto add_video_frame = [&] {
+            if (video) {
+                video->add_frame(draw_frame(sim.model(), sim.collision_mesh(), sim.positions(), view_of(scene),
+                    steps.size(), sim.time(), steps.empty() ? 0 : steps.back().constraints));
+            }
+        };
+        write_frame(fmt::format("{}/frame_{:04d}.obj", out, 0), sim.model(), sim.collision_mesh(), sim.positions());
+        add_video_frame();
         Progress progress(frames, scene.name);
         for (int f = 1; f <= frames; ++f) {
             steps.push_back(sim.step());
             const AlStepStats& s = steps.back();
             write_frame(fmt::format("{}/frame_{:04d}.obj", out, f), sim.model(), sim.collision_mesh(), sim.positions());
+            add_video_frame();
             progress.update(f, fmt::format("{} it, {} constraints, toi {:.2f}", s.newton_iterations, s.constraints,
                                            s.toi_mean));
         }
         progress.finish();
+        if (video) {
+            video->finish();
+        }
         render_frame(picture, sim.model(), sim.collision_mesh(), sim.positions(), view_of(scene), steps.size(),
                      sim.time(), steps.empty() ? 0 : steps.back().constraints);
         const AlTotals t(steps);
@@ -266,6 +287,9 @@ int main(int argc, char** argv)
         }
         fmt::print("\nframes     {}/frame_NNNN.obj (frame_0000 to frame_{:04d})\npicture    {}\nstatistics {}\n", out,
                    frames, picture, o.json.empty() ? std::string("none (use --json FILE)") : o.json);
+        if (video) {
+            fmt::print("video      {} ({} frames)\n", video->path(), video->frames());
+        }
     } catch (const ipc::error& e) {
         fmt::print(stderr, "error: {}\n", e.what());
         return exit_failure;

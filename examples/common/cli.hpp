@@ -3,7 +3,7 @@
 /// The command line every example program shares, built on CLI11:
 ///
 ///   --scene NAME  --size small|paper  --frames N  --dt H  --out DIR
-///   --json FILE   --threads N         --list-scenes
+///   --json FILE   --video FILE        --threads N    --list-scenes
 ///   --scene-file PATH  --dump-scene PATH  (and --ipc-script PATH in ipc_sim)
 ///
 /// A program makes a CLI::App, calls add_common_options (and adds options of
@@ -50,6 +50,7 @@ struct CommonOptions {
     double dt = 0;              ///< --dt H in seconds (0: the scene's default)
     std::string out;            ///< --out DIR (empty: out/SCENE)
     std::string json;           ///< --json FILE (empty: no statistics file)
+    std::string video;          ///< --video FILE (empty: no video; needs ffmpeg, common/video_output.hpp)
     int threads = 0;            ///< --threads N (0: the OpenMP default)
     bool list_scenes = false;   ///< --list-scenes
     std::string scene_file;     ///< --scene-file PATH: a JSON scene (docs/scene-files.md)
@@ -102,6 +103,10 @@ inline void add_common_options(CLI::App& app, CommonOptions& o, const std::vecto
     app.add_option("--out", o.out, "folder for the OBJ frames and the picture (default: out/SCENE)")
         ->type_name("DIR");
     app.add_option("--json", o.json, "also write per-step statistics to this JSON file")->type_name("FILE");
+    app.add_option("--video", o.video,
+           "also write the run as a video (e.g. run.mp4: H.264, one frame per step, real time where the step "
+           "allows); needs the ffmpeg program")
+        ->type_name("FILE");
     app.add_option("--threads", o.threads, "number of OpenMP threads (default: all cores)")
         ->check(CLI::Range(1, 4096))
         ->type_name("N");

@@ -108,11 +108,13 @@ inline Eigen::MatrixXd with_drawing(const Eigen::MatrixXd& x, const ObstacleDraw
     return V;
 }
 
-/// The preview picture of positions x: opaque bodies first, then the
-/// cloth blended over them when the scene asks for it, particles as outlined
-/// discs, a caption (scene, step, time, contacts) and a colour legend.
-inline void render_frame(const std::string& path, const Model& m, const ipc::CollisionMesh& mesh,
-    const Eigen::MatrixXd& x, const FrameView& scene, std::size_t step, double time, std::size_t contacts)
+/// The preview picture of positions x, 800 x 600 pixels: opaque bodies
+/// first, then the cloth blended over them when the scene asks for it,
+/// particles as outlined discs, a caption (scene, step, time, contacts) and
+/// a colour legend. render_frame writes it as a PNG file; --video
+/// (common/video_output.hpp) sends one per step to the encoder.
+inline Rasterizer draw_frame(const Model& m, const ipc::CollisionMesh& mesh, const Eigen::MatrixXd& x,
+    const FrameView& scene, std::size_t step, double time, std::size_t contacts)
 {
     const Eigen::MatrixXi& F = mesh.faces();
     Rasterizer r(800, 600, scene.eye, scene.target);
@@ -180,6 +182,14 @@ inline void render_frame(const std::string& path, const Model& m, const ipc::Col
         r.text(left, top + 7, name_of(k), { 255, 255, 255 }, scale);
         left += Rasterizer::text_width(name_of(k), scale) + 22;
     }
+    return r;
+}
+
+/// Writes the picture of draw_frame to path as a PNG file.
+inline void render_frame(const std::string& path, const Model& m, const ipc::CollisionMesh& mesh,
+    const Eigen::MatrixXd& x, const FrameView& scene, std::size_t step, double time, std::size_t contacts)
+{
+    const Rasterizer r = draw_frame(m, mesh, x, scene, step, time, contacts);
     write_png(path, r.image(), r.width(), r.height());
 }
 

@@ -19,6 +19,7 @@
 #include <Eigen/Core>
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -54,9 +55,8 @@ inline void write_frame_2d(const std::string& path, const Model2D& m, const Eige
 /// height view_height (m) centred at view_center, 800 x 600 pixels, with a
 /// caption (scene name, step, time, contacts) and a legend. Throws like
 /// write_frame_2d, and ipc::invalid_argument for a non-positive view height.
-inline void render_frame_2d(const std::string& path, const Model2D& m, const Eigen::MatrixXd& x,
-    const std::string& name, const Eigen::Vector2d& view_center, double view_height, std::size_t step, double time,
-    std::size_t contacts)
+inline Rasterizer draw_frame_2d(const Model2D& m, const Eigen::MatrixXd& x, const std::string& name,
+    const Eigen::Vector2d& view_center, double view_height, std::size_t step, double time, std::size_t contacts)
 {
     require(x.rows() == m.num_vertices() && x.cols() == 2, "render_frame_2d: positions are ", x.rows(), " x ",
         x.cols(), ", expected ", m.num_vertices(), " x 2");
@@ -109,6 +109,15 @@ inline void render_frame_2d(const std::string& path, const Model2D& m, const Eig
         r.text(left, top + 7, label, { 255, 255, 255 }, scale);
         left += Rasterizer::text_width(label, scale) + 22;
     }
+    return r;
+}
+
+/// Writes the picture of draw_frame_2d to path as a PNG file.
+inline void render_frame_2d(const std::string& path, const Model2D& m, const Eigen::MatrixXd& x,
+    const std::string& name, const Eigen::Vector2d& view_center, double view_height, std::size_t step, double time,
+    std::size_t contacts)
+{
+    const Rasterizer r = draw_frame_2d(m, x, name, view_center, view_height, step, time, contacts);
     write_png(path, r.image(), r.width(), r.height());
 }
 

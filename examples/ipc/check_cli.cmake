@@ -64,7 +64,7 @@ endmacro()
 
 # --help: usage on stdout, exit 0.
 expect_exit(0 --help)
-foreach(_flag IN ITEMS --scene --size --frames --dt --out --json --threads --list-scenes --scene-file --dump-scene)
+foreach(_flag IN ITEMS --scene --size --frames --dt --out --json --video --threads --list-scenes --scene-file --dump-scene)
   expect_in(out "${_flag}")
 endforeach()
 expect_empty(err)

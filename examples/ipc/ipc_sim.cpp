@@ -1,7 +1,8 @@
 // ipc_sim: runs one of the reference C-IPC example scenes.
 //
 //   ipc_sim --scene NAME [--size small|paper] [--frames N] [--dt H]
-//           [--out DIR] [--json FILE] [--threads N] [--termination residual|toi|max_norm]
+//           [--out DIR] [--json FILE] [--video FILE] [--threads N]
+//           [--check] [--trace] [--termination residual|toi|max_norm]
 //           (NAME: a 3D scene of the shared library, or a 2D scene of scenes_2d.hpp)
 //   ipc_sim --scene-file SCENE.json [...]    (docs/scene-files.md)
 //   ipc_sim --ipc-script SCRIPT.txt [...]    (an IPC 2020 scene script)
@@ -12,7 +13,8 @@
 // Checks that its outputs can be written, prints where they go and the
 // progress while running, writes one OBJ per frame and a PNG of the last
 // frame to DIR (default out/NAME), prints a summary table at the end and,
-// with --json, writes per-step statistics. Exit codes (common/cli.hpp):
+// with --json, writes per-step statistics; --video FILE also writes the run
+// as a video through ffmpeg (common/video_output.hpp). Exit codes (common/cli.hpp):
 // 0 done, 1 an output cannot be written or the run failed, 2 a bad command
 // line (also when run without arguments).
 
@@ -29,6 +31,7 @@
 #include <common/keep_freed_memory.hpp>
 #include <common/progress.hpp>
 #include <common/scene_source.hpp>
+#include <common/video_output.hpp>
 
 #include <ipc/config.hpp>
 
@@ -87,7 +90,7 @@ std::vector<std::string> all_scene_names()
 
 /// Where a run writes, checked before it starts.
 struct Outputs {
-    std::string dir, frames_pattern, picture, json_text;
+    std::string dir, frames_pattern, picture, json_text, video;
 };
 
 /// The outputs of a run of scene_name, or none after printing why one of
@@ -100,6 +103,9 @@ std::optional<Outputs> prepare_outputs(const CommonOptions& o, const std::string
     if (!problem && !o.json.empty()) {
         problem = check_output_file(o.json);
     }
+    if (!problem) {
+        problem = check_video_output(o.video);
+    }
     if (problem) {
         fmt::print(stderr, "ipc_sim: {}\n", *problem);
         return std::nullopt;
@@ -107,6 +113,7 @@ std::optional<Outputs> prepare_outputs(const CommonOptions& o, const std::string
     out.frames_pattern = out.dir + "/frame_NNNN.obj";
     out.picture = out.dir + "/last_frame.png";
     out.json_text = o.json.empty() ? std::string("none (use --json FILE)") : o.json;
+    out.video = o.video;
     return out;
 }
 
@@ -145,7 +152,7 @@ int run_scene_2d(const CommonOptions& o, bool check, bool trace, const std::stri
     if (!outputs) {
         return exit_failure;
     }
-    const auto& [out, frames_pattern, picture, json_text] = *outputs;
+    const auto& [out, frames_pattern, picture, json_text, video_path] = *outputs;
     SolverParameters parameters = scene.parameters;
     apply_run_flags(parameters, check, termination, parameters.mu > 0);
     if (trace) {
@@ -158,19 +165,35 @@ int run_scene_2d(const CommonOptions& o, bool check, bool trace, const std::stri
         parameters.dt, parameters.dhat, scene.offset, parameters.mu);
     fmt::print("linear solver: {}\n", linear_solver_description());
     fmt::print("writing {} frames to {}, picture {}, statistics {}\n", frames + 1, frames_pattern, picture, json_text);
+    std::optional<VideoWriter> video;
+    if (!video_path.empty()) {
+        video.emplace(video_path, parameters.dt);
+        fmt::print("video {} ({})\n", video_path, describe(video->rate()));
+    }
     std::fflush(stdout);
 
     Simulator2D sim(scene.model, parameters);
-    write_frame_2d(fmt::format("{}/frame_{:04d}.obj", out, 0), sim.model(), sim.positions());
     std::vector<StepStats> steps;
+    const auto add_video_frame = [&] {
+        if (video) {
+            video->add_frame(draw_frame_2d(sim.model(), sim.positions(), scene.name, scene.view_center,
+                scene.view_height, steps.size(), sim.time(), steps.empty() ? 0 : steps.back().contacts));
+        }
+    };
+    write_frame_2d(fmt::format("{}/frame_{:04d}.obj", out, 0), sim.model(), sim.positions());
+    add_video_frame();
     Progress progress(frames, scene.name);
     for (int f = 1; f <= frames; ++f) {
         steps.push_back(sim.step());
         const StepStats& s = steps.back();
         write_frame_2d(fmt::format("{}/frame_{:04d}.obj", out, f), sim.model(), sim.positions());
+        add_video_frame();
         progress.update(f, fmt::format("{} it, {} contacts", s.newton_iterations, s.contacts));
     }
     progress.finish();
+    if (video) {
+        video->finish();
+    }
     render_frame_2d(picture, sim.model(), sim.positions(), scene.name, scene.view_center, scene.view_height,
         steps.size(), sim.time(), steps.empty() ? 0 : steps.back().contacts);
     print_summary(scene.name, run_totals(steps));
@@ -179,6 +202,9 @@ int run_scene_2d(const CommonOptions& o, bool check, bool trace, const std::stri
     }
     fmt::print("\nframes     {} (frame_0000 to frame_{:04d})\npicture    {}\nstatistics {}\n", frames_pattern, frames,
         picture, json_text);
+    if (video) {
+        fmt::print("video      {} ({} frames)\n", video->path(), video->frames());
+    }
     return exit_ok;
 }
 
@@ -207,7 +233,8 @@ int main(int argc, char** argv)
            "Eq. 9: k_min = 6 with friction or cloth, 2 otherwise; eps = 1e-3) or max_norm (IPC 2020: |p|_inf / h "
            "< eps_d; the default of imported IPC scripts)")
         ->check(CLI::IsMember({ "residual", "toi", "max_norm" }));
-    app.footer("Outputs: DIR/frame_NNNN.obj for every step, DIR/last_frame.png, and FILE with --json.\n"
+    app.footer("Outputs: DIR/frame_NNNN.obj for every step, DIR/last_frame.png, FILE with --json, and a video with\n"
+               "--video (needs ffmpeg).\n"
                "Exit codes: 0 done (also after --help and --list-scenes); 1 an output cannot be written (checked "
                "before\nthe run) or the run failed; 2 a bad command line, or no arguments at all.\n"
                "Example: ipc_sim --scene all_in --out out/demo --json out/demo/stats.json");
@@ -251,7 +278,7 @@ int main(int argc, char** argv)
         if (!outputs) {
             return exit_failure;
         }
-        const auto& [out, frames_pattern, picture, json_text] = *outputs;
+        const auto& [out, frames_pattern, picture, json_text, video_path] = *outputs;
 
         SolverParameters parameters = ipc_parameters(scene);
         apply_run_flags(parameters, check, termination, parameters.mu > 0 || !scene.model.membranes.empty());
@@ -265,19 +292,35 @@ int main(int argc, char** argv)
             parameters.strain_limit ? fmt::format("{}", *parameters.strain_limit) : std::string("none"));
         fmt::print("linear solver: {}\n", linear_solver_description());
         fmt::print("writing {} frames to {}, picture {}, statistics {}\n", frames + 1, frames_pattern, picture, json_text);
+        std::optional<VideoWriter> video;
+        if (!video_path.empty()) {
+            video.emplace(video_path, parameters.dt);
+            fmt::print("video {} ({})\n", video_path, describe(video->rate()));
+        }
         std::fflush(stdout);
 
         Simulator sim(scene.model, parameters);
-        write_frame(fmt::format("{}/frame_{:04d}.obj", out, 0), sim.model(), sim.collision_mesh(), sim.positions());
         std::vector<StepStats> steps;
+        const auto add_video_frame = [&] {
+            if (video) {
+                video->add_frame(draw_frame(sim.model(), sim.collision_mesh(), sim.positions(), view_of(scene),
+                    steps.size(), sim.time(), steps.empty() ? 0 : steps.back().contacts));
+            }
+        };
+        write_frame(fmt::format("{}/frame_{:04d}.obj", out, 0), sim.model(), sim.collision_mesh(), sim.positions());
+        add_video_frame();
         Progress progress(frames, scene.name);
         for (int f = 1; f <= frames; ++f) {
             steps.push_back(sim.step());
             const StepStats& s = steps.back();
             write_frame(fmt::format("{}/frame_{:04d}.obj", out, f), sim.model(), sim.collision_mesh(), sim.positions());
+            add_video_frame();
             progress.update(f, fmt::format("{} it, {} contacts", s.newton_iterations, s.contacts));
         }
         progress.finish();
+        if (video) {
+            video->finish();
+        }
         render_frame(picture, sim.model(), sim.collision_mesh(), sim.positions(), view_of(scene), steps.size(), sim.time(),
             steps.empty() ? 0 : steps.back().contacts);
 
@@ -287,6 +330,9 @@ int main(int argc, char** argv)
         }
         fmt::print("\nframes     {} (frame_0000 to frame_{:04d})\npicture    {}\nstatistics {}\n", frames_pattern,
             frames, picture, json_text);
+        if (video) {
+            fmt::print("video      {} ({} frames)\n", video->path(), video->frames());
+        }
     } catch (const ipc::error& e) {
         fmt::print(stderr, "error: {}\n", e.what());
         return exit_failure;

@@ -5,7 +5,7 @@
 // scenes' signed-distance shapes (repulsion_scenes.hpp says what changes).
 //
 //   repulsion_sim --scene NAME [--size small|paper] [--frames N] [--dt H]
-//                 [--out DIR] [--json FILE] [--threads N]
+//                 [--out DIR] [--json FILE] [--video FILE] [--threads N]
 //                 [--rest-edge L] [--no-smoothing] [--dynamics chebyshev|factored]
 //                 [--hard-solver newton|gradient]
 //   repulsion_sim --scene-file SCENE.json [...]   (a scene with cloth; docs/scene-files.md)
@@ -28,6 +28,7 @@
 #include <common/keep_freed_memory.hpp>
 #include <common/progress.hpp>
 #include <common/scene_source.hpp>
+#include <common/video_output.hpp>
 
 #include <ipc/config.hpp>
 
@@ -69,8 +70,8 @@ void write_repulsion_frame(const std::string& path, const RepulsionSimulator& si
     write_obj(path, with_drawing(sim.positions(), obstacles), objects);
 }
 
-void render_repulsion_frame(const std::string& path, const RepulsionSimulator& sim, const ObstacleDrawing& obstacles,
-    const FrameView& view, std::size_t step, std::size_t contacts)
+Rasterizer draw_repulsion_frame(const RepulsionSimulator& sim, const ObstacleDrawing& obstacles, const FrameView& view,
+    std::size_t step, std::size_t contacts)
 {
     // A display model: the cloth and obstacle vertices with their kinds.
     const Eigen::MatrixXd V = with_drawing(sim.positions(), obstacles);
@@ -84,7 +85,14 @@ void render_repulsion_frame(const std::string& path, const RepulsionSimulator& s
         F.row(sim.faces().rows() + Eigen::Index(k)) = obstacles.faces[k].transpose();
     }
     const ipc::CollisionMesh mesh = ipc::CollisionMesh::Builder(V).faces(F).build();
-    render_frame(path, display, mesh, V, view, step, sim.time(), contacts);
+    return draw_frame(display, mesh, V, view, step, sim.time(), contacts);
+}
+
+void render_repulsion_frame(const std::string& path, const RepulsionSimulator& sim, const ObstacleDrawing& obstacles,
+    const FrameView& view, std::size_t step, std::size_t contacts)
+{
+    const Rasterizer r = draw_repulsion_frame(sim, obstacles, view, step, contacts);
+    write_png(path, r.image(), r.width(), r.height());
 }
 
 /// How each sheet rests on the one below it at the final state, over the
@@ -236,7 +244,8 @@ int main(int argc, char** argv)
         ->check(CLI::IsMember({ "newton", "gradient" }))
         ->type_name("NAME");
     app.add_flag("--no-smoothing", no_smoothing, "start each step from x^t instead of the smoothed prediction");
-    app.footer("Outputs: DIR/frame_NNNN.obj for every step, DIR/last_frame.png, and FILE with --json.\n"
+    app.footer("Outputs: DIR/frame_NNNN.obj for every step, DIR/last_frame.png, FILE with --json, and a video with\n"
+               "--video (needs ffmpeg).\n"
                "Exit codes: 0 done (also after --help and --list-scenes); 1 an output cannot be written (checked "
                "before\nthe run) or the run failed; 2 a bad command line, or no arguments at all.\n"
                "Example: repulsion_sim --scene cloth_on_sphere --out out/rep_sphere --json out/rep_sphere/stats.json");
@@ -282,6 +291,9 @@ int main(int argc, char** argv)
         if (!problem && !o.json.empty()) {
             problem = check_output_file(o.json);
         }
+        if (!problem) {
+            problem = check_video_output(o.video);
+        }
         if (problem) {
             fmt::print(stderr, "repulsion_sim: {}\n", *problem);
             return exit_failure;
@@ -299,21 +311,37 @@ int main(int argc, char** argv)
         }
         fmt::print("writing {} frames to {}/frame_NNNN.obj, picture {}, statistics {}\n", frames + 1, out, picture,
             o.json.empty() ? std::string("none (use --json FILE)") : o.json);
+        std::optional<VideoWriter> video;
+        if (!o.video.empty()) {
+            video.emplace(o.video, p.dt);
+            fmt::print("video {} ({})\n", o.video, describe(video->rate()));
+        }
         std::fflush(stdout);
 
         RepulsionSimulator sim(setup.model, setup.parameters);
         const ObstacleDrawing obstacles = obstacle_drawing(setup.obstacles, sim.positions().rows());
-        write_repulsion_frame(fmt::format("{}/frame_{:04d}.obj", out, 0), sim, obstacles);
         std::vector<RepulsionStepStats> steps;
+        const auto add_video_frame = [&] {
+            if (video) {
+                video->add_frame(draw_repulsion_frame(sim, obstacles, view_of(scene), steps.size(),
+                    steps.empty() ? 0 : steps.back().contacts));
+            }
+        };
+        write_repulsion_frame(fmt::format("{}/frame_{:04d}.obj", out, 0), sim, obstacles);
+        add_video_frame();
         Progress progress(frames, scene.name);
         for (int f = 1; f <= frames; ++f) {
             steps.push_back(sim.step());
             const RepulsionStepStats& s = steps.back();
             write_repulsion_frame(fmt::format("{}/frame_{:04d}.obj", out, f), sim, obstacles);
+            add_video_frame();
             progress.update(f, fmt::format("soft {:.1f}%, {} hard it, {} pairs", 100 * s.soft_success(),
                 s.hard_iterations, s.pairs));
         }
         progress.finish();
+        if (video) {
+            video->finish();
+        }
         render_repulsion_frame(picture, sim, obstacles, view_of(scene), steps.size(),
             steps.empty() ? 0 : steps.back().contacts);
         const std::vector<LayerGap> gaps = resting_layer_gaps(sim, setup);
@@ -338,6 +366,9 @@ int main(int argc, char** argv)
         }
         fmt::print("\nframes     {}/frame_NNNN.obj (frame_0000 to frame_{:04d})\npicture    {}\nstatistics {}\n", out,
             frames, picture, o.json.empty() ? std::string("none (use --json FILE)") : o.json);
+        if (video) {
+            fmt::print("video      {} ({} frames)\n", video->path(), video->frames());
+        }
     } catch (const ipc::error& e) {
         fmt::print(stderr, "error: {}\n", e.what());
         return exit_failure;

@@ -2,11 +2,13 @@
 
 #include <common/cli.hpp>
 #include <common/json_output.hpp>
+#include <common/video_output.hpp>
 #include <ipc/report.hpp>
 #include <ipc/ipc_scenes.hpp>
 
 #include <nlohmann/json.hpp>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -168,6 +170,42 @@ TEST_CASE("output locations are checked before a run", "[examples][cli]")
     CHECK(check_output_file(dir.string()).has_value()); // a folder is not a file
     CHECK(check_output_dir(json.string()).has_value()); // a file is not a folder
     fs::remove_all(dir);
+}
+
+TEST_CASE("--video plays in real time where the time step allows, else at 30 frames per second", "[examples][cli][video]")
+{
+    Parsed p = parse({ "--scene", "one", "--video", "out/run.mp4" });
+    CHECK_FALSE(p.code.has_value());
+    CHECK(p.options.video == "out/run.mp4");
+    CHECK(parse({ "--scene", "one" }).options.video.empty());
+
+    const VideoRate h25 = video_rate(0.04);
+    CHECK(h25.fps == 25);
+    CHECK(h25.speed == 1);
+    CHECK(describe(h25) == "25 frames/s, real time");
+    CHECK(video_rate(0.02).fps == 50);
+    CHECK(video_rate(0.1).fps == 10);
+    const VideoRate h100 = video_rate(0.01); // 100 steps per second: slow motion
+    CHECK(h100.fps == 30);
+    CHECK(h100.speed == Approx(100.0 / 30));
+    CHECK(contains(describe(h100), "0.3 x real time"));
+    CHECK(video_rate(0.5).fps == 30); // 2 steps per second: fast motion
+    CHECK_THROWS_AS(video_rate(0), ipc::invalid_argument);
+}
+
+TEST_CASE("--video needs ffmpeg on PATH and says how to install it", "[examples][cli][video]")
+{
+    const char* saved = std::getenv("PATH");
+    const std::string path = saved ? saved : "";
+    ::setenv("PATH", "/nonexistent-folder", 1);
+    CHECK_FALSE(find_ffmpeg().has_value());
+    const auto problem = check_video_output("run.mp4");
+    ::setenv("PATH", path.c_str(), 1);
+    REQUIRE(problem.has_value());
+    CHECK(contains(*problem, "ffmpeg"));
+    CHECK(contains(*problem, "apt-get install ffmpeg"));
+    CHECK_FALSE(check_video_output("").has_value()); // no --video, nothing to check
+    CHECK(find_on_path("sh").has_value());
 }
 
 TEST_CASE("every scene has a one-line description for --list-scenes", "[examples][cli][scenes]")
