@@ -119,9 +119,21 @@ std::optional<Outputs> prepare_outputs(const CommonOptions& o, const std::string
 
 /// Applies --check and --termination to p; k_min of the TOI rule is 6 for
 /// runs with friction or cloth (long_k_min), 2 otherwise.
-void apply_run_flags(SolverParameters& p, bool check, const std::string& termination, bool long_k_min)
+/// ipc_sim's own flags, beside the common ones.
+struct RunFlags {
+    bool check = false;
+    bool trace = false;
+    std::string termination;
+    int max_newton_iterations = 0; ///< 0: the solver's default
+};
+
+void apply_run_flags(SolverParameters& p, const RunFlags& flags, bool long_k_min)
 {
-    p.check_intersections = p.check_intersections || check;
+    const std::string& termination = flags.termination;
+    p.check_intersections = p.check_intersections || flags.check;
+    if (flags.max_newton_iterations > 0) {
+        p.max_newton_iterations = flags.max_newton_iterations;
+    }
     if (termination == "toi") {
         p.termination = SolverParameters::Termination::toi;
     } else if (termination == "max_norm") {
@@ -137,7 +149,7 @@ void apply_run_flags(SolverParameters& p, bool check, const std::string& termina
 /// Runs the 2D scene o.scene (a name from scene_names_2d()) with Simulator2D:
 /// the same outputs, summary and statistics as a 3D scene. Returns the exit
 /// code.
-int run_scene_2d(const CommonOptions& o, bool check, bool trace, const std::string& termination)
+int run_scene_2d(const CommonOptions& o, const RunFlags& flags)
 {
     if (!o.dump_scene.empty()) {
         fmt::print(stderr, "ipc_sim: --dump-scene writes 3D scene files; {} is a 2D scene\n", o.scene);
@@ -154,8 +166,8 @@ int run_scene_2d(const CommonOptions& o, bool check, bool trace, const std::stri
     }
     const auto& [out, frames_pattern, picture, json_text, video_path] = *outputs;
     SolverParameters parameters = scene.parameters;
-    apply_run_flags(parameters, check, termination, parameters.mu > 0);
-    if (trace) {
+    apply_run_flags(parameters, flags, parameters.mu > 0);
+    if (flags.trace) {
         fmt::print(stderr, "ipc_sim: --trace is not available for the 2D scenes\n");
     }
     const auto& m = scene.model;
@@ -219,20 +231,22 @@ int main(int argc, char** argv)
     CommonOptions o;
     add_common_options(app, o, all_scene_names());
     add_ipc_script_option(app, o);
-    bool check = false;
-    app.add_flag("--check", check,
+    RunFlags flags;
+    app.add_flag("--check", flags.check,
         "after every step, check the state exactly for intersections (ipc::has_intersections) and stop with an error "
         "at the first one");
-    bool trace = false;
-    app.add_flag("--trace", trace,
+    app.add_flag("--trace", flags.trace,
         "print one line per Newton iteration to stderr: residual, CCD bound, step fraction, energy and the ratio of the "
         "actual to the predicted energy decrease");
-    std::string termination;
-    app.add_option("--termination", termination,
+    app.add_option("--termination", flags.termination,
            "Newton termination: residual (C-IPC eq. 13, the default), toi (cumulative TOI, Zheng et al. 2025 "
            "Eq. 9: k_min = 6 with friction or cloth, 2 otherwise; eps = 1e-3) or max_norm (IPC 2020: |p|_inf / h "
            "< eps_d; the default of imported IPC scripts)")
         ->check(CLI::IsMember({ "residual", "toi", "max_norm" }));
+    app.add_option("--max-newton-iterations", flags.max_newton_iterations,
+           "Newton iterations per friction pass, at most (default 200); a step that reaches it keeps its last "
+           "intersection-free iterate and is reported as not converged")
+        ->check(CLI::PositiveNumber);
     app.footer("Outputs: DIR/frame_NNNN.obj for every step, DIR/last_frame.png, FILE with --json, and a video with\n"
                "--video (needs ffmpeg).\n"
                "Exit codes: 0 done (also after --help and --list-scenes); 1 an output cannot be written (checked "
@@ -263,7 +277,7 @@ int main(int argc, char** argv)
         }
 #endif
         if (is_scene_2d(o.scene)) {
-            return run_scene_2d(o, check, trace, termination);
+            return run_scene_2d(o, flags);
         }
         Scene scene = load_scene(o, "ipc_sim");
         if (dump_scene_if_asked(o, scene)) {
@@ -281,8 +295,8 @@ int main(int argc, char** argv)
         const auto& [out, frames_pattern, picture, json_text, video_path] = *outputs;
 
         SolverParameters parameters = ipc_parameters(scene);
-        apply_run_flags(parameters, check, termination, parameters.mu > 0 || !scene.model.membranes.empty());
-        if (trace) {
+        apply_run_flags(parameters, flags, parameters.mu > 0 || !scene.model.membranes.empty());
+        if (flags.trace) {
             parameters.newton_trace = stderr;
         }
         fmt::print("scene {} ({}): {} vertices, {} tets, {} triangles, {} rod segments, h = {} s, dhat = {} m, offset = {} m, "

@@ -91,6 +91,7 @@ inline void add_step_statistics(Json& report, const std::vector<StepStats>& step
             { "kappa", json_number(s.kappa) },
             { "script_progress", json_number(s.script_progress) },
             { "converged", s.converged },
+            { "friction_passes", s.friction_passes },
         });
     }
     report["steps"] = std::move(list);

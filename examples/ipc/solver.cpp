@@ -229,7 +229,12 @@ public:
 
         for (int pass = 0; pass < p_.friction_iterations; ++pass) {
             update_friction(x);
-            bool ok = newton(x, stats);
+            ++stats.friction_passes;
+            bool lagging_converged = false;
+            bool ok = newton(x, stats, pass > 0 ? &lagging_converged : nullptr);
+            if (lagging_converged) {
+                break;
+            }
             ok = pull_scripts(x, stats) && ok;
             stats.converged = stats.converged && ok;
             if (p_.mu == 0) {
@@ -494,8 +499,11 @@ private:
     // ------------------------------------------------------------------ Newton
 
     /// Minimises E from x (collision-free); returns false when it stopped
-    /// without meeting the termination rule.
-    bool newton(Eigen::MatrixXd& x, StepStats& stats)
+    /// without meeting the termination rule. With already_converged, a first
+    /// iterate that meets the termination test ends the solve at once
+    /// (without a step) and sets *already_converged: the lagged friction
+    /// passes use it to stop once their update changes nothing.
+    bool newton(Eigen::MatrixXd& x, StepStats& stats, bool* already_converged = nullptr)
     {
         using clock = std::chrono::steady_clock;
         const double h = p_.dt;
@@ -571,6 +579,10 @@ private:
             below = residual < p_.newton_tolerance ? below + 1 : 0;
             if (p_.termination == SolverParameters::Termination::max_norm
                 && p.lpNorm<Eigen::Infinity>() / h < p_.newton_tolerance) {
+                return true;
+            }
+            if (it == 0 && already_converged && first_iterate_converged(p, residual)) {
+                *already_converged = true;
                 return true;
             }
 
@@ -649,6 +661,17 @@ private:
             }
         }
         return false;
+    }
+
+    /// Whether a Newton direction p (with its residual r) meets the
+    /// termination test on its own: the max-norm rule's test, or r below
+    /// eps_d for the others.
+    bool first_iterate_converged(const Eigen::VectorXd& p, double residual) const
+    {
+        if (p_.termination == SolverParameters::Termination::max_norm) {
+            return p.lpNorm<Eigen::Infinity>() / p_.dt < p_.newton_tolerance;
+        }
+        return residual < p_.newton_tolerance;
     }
 
     Model model_;

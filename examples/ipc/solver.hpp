@@ -51,14 +51,23 @@ struct SolverParameters {
     double dhat = 1e-3;       ///< barrier activation distance (m)
     double mu = 0;            ///< friction coefficient
     double eps_v = 1e-3;      ///< friction velocity threshold (m/s)
-    int friction_iterations = 1; ///< lagged friction passes per step (>= 1)
+    /// Lagged friction passes per step, at most (>= 1). Each pass updates
+    /// the lagged normal forces and tangent bases and solves again; a pass
+    /// after the first whose first Newton iterate already meets the
+    /// termination test ends the lagging (the lagged problem has converged),
+    /// as in the IPC reference code.
+    int friction_iterations = 1;
     std::optional<double> strain_limit; ///< s (stretch factor), none: no strain limiting
     double strain_threshold = 1.0;       ///< s_hat
     double strain_stiffness = 1e3;       ///< initial kappa_s (Pa)
     double strain_stiffness_max = 1e5;   ///< largest kappa_s (Pa)
     double newton_tolerance = 1e-3;      ///< eps_d (m/s)
     int converged_iterations = 3;        ///< consecutive iterations below eps_d
-    int max_newton_iterations = 200;     ///< per friction pass
+    /// Newton iterations per friction pass, at most. A pass that reaches it
+    /// ends with the last accepted iterate (intersection-free and, with a
+    /// strain limit, strain-feasible, but not a minimiser of the incremental
+    /// potential) and the step is reported as not converged.
+    int max_newton_iterations = 200;
     PSDProjection projection = PSDProjection::clamp;
     /// Newton termination: the residual rule above (C-IPC eq. 13), or the
     /// cumulative-TOI rule of Zheng et al. (2025, Eq. 9: at least toi_k_min
@@ -106,6 +115,7 @@ struct StepStats {
     double kappa = 0;                 ///< barrier stiffness at the end of the step
     double kappa_s = 0;               ///< strain-limit stiffness (Pa)
     bool converged = true;            ///< every pass met the termination rule
+    int friction_passes = 0;          ///< lagged friction passes run (Newton solves, scripted pulls aside)
     int line_search_halvings = 0;
     int strain_halvings = 0;
     // Where the time went (seconds).

@@ -184,8 +184,10 @@ public:
 
         for (int pass = 0; pass < p_.friction_iterations; ++pass) {
             update_friction(x);
-            stats.converged = newton(x, stats) && stats.converged;
-            if (p_.mu == 0) {
+            ++stats.friction_passes;
+            bool lagging_converged = false;
+            stats.converged = newton(x, stats, pass > 0 ? &lagging_converged : nullptr) && stats.converged;
+            if (p_.mu == 0 || lagging_converged) {
                 break;
             }
         }
@@ -407,8 +409,10 @@ private:
     // -------------------------------------------------------------- Newton
 
     /// Minimises E from x (collision-free); false when it stopped without
-    /// meeting the termination rule.
-    bool newton(Eigen::MatrixXd& x, StepStats& stats)
+    /// meeting the termination rule. With already_converged, a first iterate
+    /// that meets the termination test ends the solve at once and sets
+    /// *already_converged (the lagged friction passes' stopping rule).
+    bool newton(Eigen::MatrixXd& x, StepStats& stats, bool* already_converged = nullptr)
     {
         if (num_free_ == 0) {
             return true;
@@ -447,8 +451,14 @@ private:
             const Eigen::MatrixXd P = Eigen::Map<const Eigen::MatrixXd>(p.data(), 2, x.rows()).transpose();
             const double residual = std::sqrt(p.squaredNorm() / double(num_free_)) / h;
             below = residual < p_.newton_tolerance ? below + 1 : 0;
-            if (p_.termination == SolverParameters::Termination::max_norm
-                && p.lpNorm<Eigen::Infinity>() / h < p_.newton_tolerance) {
+            const bool max_norm_met = p.lpNorm<Eigen::Infinity>() / h < p_.newton_tolerance;
+            if (p_.termination == SolverParameters::Termination::max_norm && max_norm_met) {
+                return true;
+            }
+            if (it == 0 && already_converged
+                && (p_.termination == SolverParameters::Termination::max_norm ? max_norm_met
+                                                                                : residual < p_.newton_tolerance)) {
+                *already_converged = true;
                 return true;
             }
 
