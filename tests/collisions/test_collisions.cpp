@@ -255,3 +255,22 @@ TEST_CASE("Collisions::build rejects bad input", "[collisions][validation]")
     collisions.build(incident, scene.mesh, scene.V, 0.1);
     CHECK(collisions.empty());
 }
+
+TEST_CASE("Offsets that overflow are rejected, not turned into infinite offsets", "[collisions]")
+{
+    // Two particles with the largest finite radius: r_a + r_b is +infinity.
+    // A fuzzer found that build() used to accept them and give the pair an
+    // infinite offset.
+    Eigen::MatrixXd V(2, 3);
+    V << 0, 0, 0, 1, 0, 0;
+    const Eigen::MatrixXi E(0, 2), F(0, 3);
+    const double huge = std::numeric_limits<double>::max();
+    const ipc::CollisionMesh mesh(V, E, F, Eigen::VectorXd::Constant(2, huge));
+    ipc::Collisions collisions;
+    CHECK_THROWS_AS(collisions.build(mesh, V, 1e-3), ipc::invalid_argument);
+    CHECK_THROWS_WITH(collisions.build(mesh, V, 1e-3), Catch::Contains("overflows"));
+    // dmin and dhat can overflow the sum too.
+    const ipc::CollisionMesh plain(V, E, F, Eigen::VectorXd::Constant(2, 0.5));
+    CHECK_THROWS_AS(collisions.build(plain, V, huge, huge), ipc::invalid_argument);
+    CHECK_NOTHROW(collisions.build(plain, V, 1e-3, 1e-3));
+}

@@ -239,7 +239,8 @@ public:
     /// @param dhat        activation distance (m), > 0
     /// @param dmin        extra offset added to every pair's xi (m), >= 0
     /// Throws ipc::invalid_argument for non-finite positions, wrong sizes
-    /// (a column count other than mesh.dim() names both), bad dhat/dmin,
+    /// (a column count other than mesh.dim() names both), bad dhat/dmin
+    /// (also radii, dmin and dhat whose sum overflows),
     /// out-of-range candidate indices or, for a 2D mesh, edge-edge or
     /// point-triangle candidates (2D has point-edge and point-point pairs
     /// only), and
@@ -394,6 +395,10 @@ inline void Collisions::build(const Candidates& candidates, const CollisionMesh&
     mesh.check_positions(V, "Collisions::build: positions");
     require(std::isfinite(dhat) && dhat > 0, "Collisions::build: dhat must be finite and positive, got ", dhat);
     require(std::isfinite(dmin) && dmin >= 0, "Collisions::build: dmin must be finite and non-negative, got ", dmin);
+    // Every pair's xi = r_a + r_b + dmin, and xi + dhat, must be numbers.
+    require(std::isfinite(2 * mesh.max_radius() + dmin + dhat),
+            "Collisions::build: the largest pair offset plus dhat overflows (largest radius ", mesh.max_radius(),
+            ", dmin ", dmin, ", dhat ", dhat, ")");
     require(mesh.dim() == 3 || (candidates.edge_edge.empty() && candidates.face_vertex.empty()),
             "Collisions::build: a 2D mesh has point-edge and point-point pairs only, got ",
             candidates.edge_edge.size(), " edge-edge and ", candidates.face_vertex.size(),
