@@ -125,6 +125,7 @@ struct RunFlags {
     bool trace = false;
     std::string termination;
     int max_newton_iterations = 0; ///< 0: the solver's default
+    std::string look_ahead = "on";  ///< contact look-ahead: on or off
 };
 
 void apply_run_flags(SolverParameters& p, const RunFlags& flags, bool long_k_min)
@@ -134,6 +135,7 @@ void apply_run_flags(SolverParameters& p, const RunFlags& flags, bool long_k_min
     if (flags.max_newton_iterations > 0) {
         p.max_newton_iterations = flags.max_newton_iterations;
     }
+    p.contact_look_ahead = flags.look_ahead == "on";
     if (termination == "toi") {
         p.termination = SolverParameters::Termination::toi;
     } else if (termination == "max_norm") {
@@ -247,6 +249,11 @@ int main(int argc, char** argv)
            "Newton iterations per friction pass, at most (default 200); a step that reaches it keeps its last "
            "intersection-free iterate and is reported as not converged")
         ->check(CLI::PositiveNumber);
+    app.add_option("--look-ahead", flags.look_ahead,
+           "contact look-ahead (default on): after a Newton step that CCD cut short, the pairs the full step would "
+           "have brought into contact stiffen the next Newton matrices along their normals (the energy and the line "
+           "search are unchanged); off: the plain IPC method, where dense contact creeps one pair at a time")
+        ->check(CLI::IsMember({ "on", "off" }));
     app.footer("Outputs: DIR/frame_NNNN.obj for every step, DIR/last_frame.png, FILE with --json, and a video with\n"
                "--video (needs ffmpeg).\n"
                "Exit codes: 0 done (also after --help and --list-scenes); 1 an output cannot be written (checked "

@@ -92,6 +92,9 @@ inline void add_step_statistics(Json& report, const std::vector<StepStats>& step
             { "script_progress", json_number(s.script_progress) },
             { "converged", s.converged },
             { "friction_passes", s.friction_passes },
+            { "cut_iterations", s.cut_iterations },
+            { "look_ahead_solves", s.look_ahead_solves },
+            { "look_ahead_pairs", s.look_ahead_pairs },
         });
     }
     report["steps"] = std::move(list);

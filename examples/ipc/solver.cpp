@@ -3,11 +3,13 @@
 #include "solver.hpp"
 
 #include <common/contact_distances.hpp>
+#include <common/contact_look_ahead.hpp>
 #include <common/newton_linear_solver.hpp>
 #include <common/sparse_assembly.hpp>
 
 #include <ipc/barrier/adaptive_stiffness.hpp>
 #include <ipc/collisions/collision_free_step_size.hpp>
+#include <ipc/collisions/collision_hits.hpp>
 #include <ipc/collisions/collisions.hpp>
 #include <ipc/collisions/intersection.hpp>
 #include <ipc/core/error.hpp>
@@ -59,6 +61,7 @@ public:
         : model_(std::move(model))
         , p_(parameters)
         , sl_stiffness_(parameters.strain_stiffness, parameters.strain_stiffness_max)
+        , look_ahead_(parameters.look_ahead_approach)
     {
         require(std::isfinite(p_.dt) && p_.dt > 0, "time step must be positive, got ", p_.dt);
         require(std::isfinite(p_.dhat) && p_.dhat > 0, "dhat must be positive, got ", p_.dhat);
@@ -517,6 +520,7 @@ private:
             return true;
         }
         Contacts c_new; // the line search's contacts, rebuilt in place and swapped with c
+        look_ahead_.clear();
         for (int it = 0; it < p_.max_newton_iterations; ++it) {
             ++stats.newton_iterations;
             // Gradient and projected Hessian.
@@ -556,30 +560,50 @@ private:
                 g += friction_potential().gradient(obstacle_friction_, mesh_, U);
                 add_contact(lower_part(friction_potential().hessian(obstacle_friction_, mesh_, U)));
             }
-            // Held vertices: identity rows and columns, zero gradient, so
-            // their step is zero and the unknowns keep their numbering.
-            hold_dofs(H, locked_);
             zero_held(g, locked_);
             stats.time_assembly += seconds_since(t0);
-            if (p_.newton_matrix_observer) {
-                p_.newton_matrix_observer(Eigen::SparseMatrix<double>(H.selfadjointView<Eigen::Lower>()), locked_);
-            }
-
-            t0 = clock::now();
-            const Eigen::VectorXd p = linear_solver_.solve(H, g);
-            // Slope and curvature of the quadratic model along p, for the
-            // trace (actual / model decrease near 1: an accurate model).
-            stats.time_solve += seconds_since(t0);
-            const double e_before = e_prev;
-            const double slope = p_.newton_trace ? g.dot(p) : 0.0;
-            const double curvature = p_.newton_trace ? p.dot(H.selfadjointView<Eigen::Lower>() * p) : 0.0;
-
-            const Eigen::MatrixXd P = Eigen::Map<const Eigen::MatrixXd>(p.data(), 3, x.rows()).transpose();
+            // The Newton matrix: the incremental potential's, plus the
+            // contact look-ahead terms of the pairs that cut steps hit.
+            const Eigen::SparseMatrix<double> H_potential = std::move(H);
+            bool stiffened = false;
+            const auto solve = [&] {
+                t0 = clock::now();
+                H = H_potential;
+                stiffened = !look_ahead_.empty();
+                if (stiffened) {
+                    add_scaled(H, look_ahead_.hessian(mesh_, obstacles_, x, locked_));
+                    ++stats.look_ahead_solves;
+                    stats.look_ahead_pairs = std::max(stats.look_ahead_pairs, look_ahead_.size());
+                }
+                // Held vertices: identity rows and columns, zero gradient, so
+                // their step is zero and the unknowns keep their numbering.
+                hold_dofs(H, locked_);
+                stats.time_assembly += seconds_since(t0);
+                if (p_.newton_matrix_observer) {
+                    p_.newton_matrix_observer(Eigen::SparseMatrix<double>(H.selfadjointView<Eigen::Lower>()), locked_);
+                }
+                t0 = clock::now();
+                Eigen::VectorXd direction = linear_solver_.solve(H, g);
+                stats.time_solve += seconds_since(t0);
+                return direction;
+            };
+            Eigen::VectorXd p = solve();
+            Eigen::MatrixXd P = Eigen::Map<const Eigen::MatrixXd>(p.data(), 3, x.rows()).transpose();
             const double residual = std::sqrt(p.squaredNorm() / double(std::max<Index>(num_unlocked_, 1))) / h;
-            below = residual < p_.newton_tolerance ? below + 1 : 0;
-            if (p_.termination == SolverParameters::Termination::max_norm
-                && p.lpNorm<Eigen::Infinity>() / h < p_.newton_tolerance) {
-                return true;
+            if (stiffened) {
+                // Not the incremental potential's Newton step: it cannot
+                // count toward termination. Once it is small, drop the
+                // terms so that the next direction can.
+                below = 0;
+                if (first_iterate_converged(p, residual)) {
+                    look_ahead_.clear();
+                }
+            } else {
+                below = residual < p_.newton_tolerance ? below + 1 : 0;
+                if (p_.termination == SolverParameters::Termination::max_norm
+                    && p.lpNorm<Eigen::Infinity>() / h < p_.newton_tolerance) {
+                    return true;
+                }
             }
             if (it == 0 && already_converged && first_iterate_converged(p, residual)) {
                 *already_converged = true;
@@ -588,13 +612,28 @@ private:
 
             // Line search: collision-free bound, strain feasibility, decrease.
             t0 = clock::now();
-            double alpha = std::min(1.0, collision_free_step_size(mesh_, x, x + P));
-            if (!obstacles_.empty()) {
-                alpha = std::min(alpha, obstacle_collision_free_step_size(mesh_, x, x + P, obstacles_));
+            double alpha = collision_free_bound(x, P);
+            stats.time_ccd += seconds_since(t0);
+            // A direction that CCD cuts to a small fraction is solved again
+            // at once with the look-ahead terms of the pairs it hit (one
+            // more factorisation instead of a short step).
+            for (int again = 0; p_.contact_look_ahead && alpha < resolve_below && again < max_resolves; ++again) {
+                p = solve();
+                P = Eigen::Map<const Eigen::MatrixXd>(p.data(), 3, x.rows()).transpose();
+                t0 = clock::now();
+                alpha = collision_free_bound(x, P);
+                stats.time_ccd += seconds_since(t0);
             }
             const double ccd_bound = alpha;
-            stats.time_ccd += seconds_since(t0);
+            stats.cut_iterations += ccd_bound < 1 ? 1 : 0;
+            // Slope and curvature of the quadratic model along p, for the
+            // trace (actual / model decrease near 1: an accurate model).
+            const double e_before = e_prev;
+            const double slope = p_.newton_trace ? g.dot(p) : 0.0;
+            const double curvature = p_.newton_trace ? p.dot(H.selfadjointView<Eigen::Lower>() * p) : 0.0;
             t0 = clock::now();
+            const int strain_halvings_before = stats.strain_halvings;
+            const int line_search_halvings_before = stats.line_search_halvings;
             if (strain_) {
                 while (alpha > 1e-12 && !is_step_strain_feasible(x, P, alpha, strain_->faces(), strain_->rest_shapes(), strain_limit())) {
                     alpha /= 2;
@@ -618,6 +657,10 @@ private:
             }
             stats.time_line_search += seconds_since(t0);
             if (!(std::isfinite(e_new) && e_new <= e_prev)) {
+                if (stiffened) {
+                    look_ahead_.clear(); // try the unstiffened direction
+                    continue;
+                }
                 // No decrease along p: x is a minimiser to round-off.
                 return toi_rule || below > 0;
             }
@@ -630,9 +673,12 @@ private:
             alpha_sum_ += alpha;
             if (p_.newton_trace) {
                 const double model = alpha * slope + 0.5 * alpha * alpha * curvature;
-                std::fprintf(p_.newton_trace, "  it %3d  r %.3e  ccd %.3e  alpha %.3e  E %.9e  actual/model %.3f  contacts %zu\n",
-                    it, residual, ccd_bound, alpha, e_new, (e_new - e_before) / model,
-                    c.size());
+                std::fprintf(p_.newton_trace,
+                    "  it %3d  r %.3e  ccd %.3e  alpha %.3e  E %.9e  actual/model %.3f  contacts %zu  hits %zu  "
+                    "look-ahead %zu%s  halvings %d + %d\n",
+                    it, residual, ccd_bound, alpha, e_new, (e_new - e_before) / model, c.size(), last_hits_,
+                    look_ahead_.size(), stiffened ? " (in this matrix)" : "", stats.strain_halvings - strain_halvings_before,
+                    stats.line_search_halvings - line_search_halvings_before);
             }
 
             // Stiffness updates (energy changes with them).
@@ -661,6 +707,39 @@ private:
             }
         }
         return false;
+    }
+
+    /// Contact look-ahead: a direction cut below this fraction is solved
+    /// again, at most max_resolves times per Newton iteration.
+    static constexpr double resolve_below = 0.2;
+    static constexpr int max_resolves = 2;
+
+    /// The collision-free step bound along P from x (mesh pairs and analytic
+    /// obstacles), at most 1. With contact look-ahead it comes from every
+    /// hit of the full step, which also update the look-ahead pairs.
+    double collision_free_bound(const Eigen::MatrixXd& x, const Eigen::MatrixXd& P)
+    {
+        if (!p_.contact_look_ahead) {
+            double alpha = std::min(1.0, collision_free_step_size(mesh_, x, x + P));
+            if (!obstacles_.empty()) {
+                alpha = std::min(alpha, obstacle_collision_free_step_size(mesh_, x, x + P, obstacles_));
+            }
+            return alpha;
+        }
+        std::vector<CollisionHit> hits = collision_hits(mesh_, x, x + P);
+        if (!obstacles_.empty()) {
+            const std::vector<CollisionHit> more = obstacle_collision_hits(mesh_, x, x + P, obstacles_);
+            hits.insert(hits.end(), more.begin(), more.end());
+        }
+        std::sort(hits.begin(), hits.end(), [](const CollisionHit& a, const CollisionHit& b) { return a.pair < b.pair; });
+        const double alpha = earliest_toi(hits);
+        last_hits_ = hits.size();
+        if (hits.empty()) {
+            look_ahead_.decay();
+        } else {
+            look_ahead_.update(hits, mesh_, obstacles_, x, model_.mass, locked_);
+        }
+        return alpha;
     }
 
     /// Whether a Newton direction p (with its residual r) meets the
@@ -699,6 +778,8 @@ private:
     ObstacleFrictionCollisions obstacle_friction_; ///< the same against the analytic obstacles
     NewtonLinearSolver<Eigen::Lower> linear_solver_; ///< counts the factorisations of the current step
     double alpha_sum_ = 0;   ///< accepted step fractions in the current step
+    ContactLookAhead look_ahead_; ///< look-ahead pairs of the current Newton solve
+    std::size_t last_hits_ = 0;   ///< hits of the last CCD query (for the trace)
 };
 
 Simulator::Simulator(Model model, const SolverParameters& parameters)

@@ -89,9 +89,21 @@ struct SolverParameters {
     /// and the ratio of the actual decrease to the quadratic model's (near 1
     /// when the projected Hessian describes the energy well; near 2 when the
     /// energy is almost linear along the step, e.g. a buckling membrane
-    /// whose negative curvature the PSD projection removed).
+    /// whose negative curvature the PSD projection removed); then the
+    /// active pairs, the pairs the full step would bring into contact
+    /// (hits), the contact look-ahead pairs (and whether this direction was
+    /// solved with them) and the step's strain-limit and energy halvings.
     std::FILE* newton_trace = nullptr;
     NewtonMatrixObserver newton_matrix_observer; ///< optional: sees every Newton matrix
+    /// Contact look-ahead (examples/common/contact_look_ahead.hpp): after a
+    /// Newton step that CCD cut short, the pairs the full step would have
+    /// brought into contact stiffen the next Newton matrices along their
+    /// normals, so that dense contact does not creep one pair at a time.
+    /// The energy, the gradient and the line search are unchanged; only
+    /// directions solved without such terms count toward termination.
+    bool contact_look_ahead = true;
+    /// Share of its gap that a look-ahead pair may close in one direction.
+    double look_ahead_approach = 0.5;
     /// After every step, throw ipc::penetration if ipc::has_intersections
     /// finds a crossing (on by default in debug builds).
 #ifdef NDEBUG
@@ -118,6 +130,9 @@ struct StepStats {
     int friction_passes = 0;          ///< lagged friction passes run (Newton solves, scripted pulls aside)
     int line_search_halvings = 0;
     int strain_halvings = 0;
+    int cut_iterations = 0;           ///< Newton iterations whose step CCD cut short (alpha < 1)
+    int look_ahead_solves = 0;        ///< linear solves whose matrix had contact look-ahead terms
+    std::size_t look_ahead_pairs = 0; ///< largest number of look-ahead pairs in one Newton matrix
     // Where the time went (seconds).
     double time_assembly = 0, time_solve = 0, time_ccd = 0, time_line_search = 0;
     /// (energy before, energy after) of every Newton iteration (with record_energies).

@@ -3,12 +3,14 @@
 #include "solver_2d.hpp"
 
 #include <common/contact_distances.hpp>
+#include <common/contact_look_ahead.hpp>
 #include <common/elasticity_2d.hpp>
 #include <common/newton_linear_solver.hpp>
 #include <common/sparse_assembly.hpp>
 
 #include <ipc/barrier/adaptive_stiffness.hpp>
 #include <ipc/collisions/collision_free_step_size.hpp>
+#include <ipc/collisions/collision_hits.hpp>
 #include <ipc/collisions/collisions.hpp>
 #include <ipc/collisions/friction_collisions.hpp>
 #include <ipc/collisions/intersection.hpp>
@@ -58,6 +60,7 @@ public:
     Impl(Model2D model, const SolverParameters& parameters)
         : model_(std::move(model))
         , p_(parameters)
+        , look_ahead_(parameters.look_ahead_approach)
     {
         validate_parameters();
         validate_model();
@@ -425,6 +428,7 @@ private:
         int below = 0;
         const bool toi_rule = p_.termination == SolverParameters::Termination::toi;
         CumulativeToiTermination toi_termination(p_.toi_k_min, p_.toi_eps);
+        look_ahead_.clear();
         for (int it = 0; it < p_.max_newton_iterations; ++it) {
             ++stats.newton_iterations;
             auto t0 = Clock::now();
@@ -441,19 +445,42 @@ private:
                 g += friction_potential().gradient(friction_, mesh_, U);
                 add_contact(friction_potential().hessian(friction_, mesh_, U));
             }
-            hold_dofs(H, model_.fixed, 2);
             zero_held(g, model_.fixed, 2);
             stats.time_assembly += seconds_since(t0);
-
-            t0 = Clock::now();
-            const Eigen::VectorXd p = linear_solver_.solve(H, g);
-            stats.time_solve += seconds_since(t0);
-            const Eigen::MatrixXd P = Eigen::Map<const Eigen::MatrixXd>(p.data(), 2, x.rows()).transpose();
+            // The Newton matrix plus the contact look-ahead terms (see solver.cpp).
+            const Eigen::SparseMatrix<double> H_potential = std::move(H);
+            bool stiffened = false;
+            const auto solve = [&] {
+                t0 = Clock::now();
+                H = H_potential;
+                stiffened = !look_ahead_.empty();
+                if (stiffened) {
+                    add_scaled(H, look_ahead_.hessian(mesh_, no_obstacles_, x, model_.fixed));
+                    ++stats.look_ahead_solves;
+                    stats.look_ahead_pairs = std::max(stats.look_ahead_pairs, look_ahead_.size());
+                }
+                hold_dofs(H, model_.fixed, 2);
+                stats.time_assembly += seconds_since(t0);
+                t0 = Clock::now();
+                Eigen::VectorXd direction = linear_solver_.solve(H, g);
+                stats.time_solve += seconds_since(t0);
+                return direction;
+            };
+            Eigen::VectorXd p = solve();
+            Eigen::MatrixXd P = Eigen::Map<const Eigen::MatrixXd>(p.data(), 2, x.rows()).transpose();
             const double residual = std::sqrt(p.squaredNorm() / double(num_free_)) / h;
-            below = residual < p_.newton_tolerance ? below + 1 : 0;
             const bool max_norm_met = p.lpNorm<Eigen::Infinity>() / h < p_.newton_tolerance;
-            if (p_.termination == SolverParameters::Termination::max_norm && max_norm_met) {
-                return true;
+            if (stiffened) {
+                below = 0; // not the incremental potential's Newton step
+                if (p_.termination == SolverParameters::Termination::max_norm ? max_norm_met
+                                                                               : residual < p_.newton_tolerance) {
+                    look_ahead_.clear();
+                }
+            } else {
+                below = residual < p_.newton_tolerance ? below + 1 : 0;
+                if (p_.termination == SolverParameters::Termination::max_norm && max_norm_met) {
+                    return true;
+                }
             }
             if (it == 0 && already_converged
                 && (p_.termination == SolverParameters::Termination::max_norm ? max_norm_met
@@ -464,8 +491,16 @@ private:
 
             // Line search from the collision-free bound: accept a decrease.
             t0 = Clock::now();
-            double alpha = std::min(1.0, collision_free_step_size(mesh_, x, x + P));
+            double alpha = collision_free_bound(x, P);
             stats.time_ccd += seconds_since(t0);
+            for (int again = 0; p_.contact_look_ahead && alpha < resolve_below && again < max_resolves; ++again) {
+                p = solve();
+                P = Eigen::Map<const Eigen::MatrixXd>(p.data(), 2, x.rows()).transpose();
+                t0 = Clock::now();
+                alpha = collision_free_bound(x, P);
+                stats.time_ccd += seconds_since(t0);
+            }
+            stats.cut_iterations += alpha < 1 ? 1 : 0;
             t0 = Clock::now();
             Eigen::MatrixXd x_new;
             Collisions c_new;
@@ -482,6 +517,10 @@ private:
             }
             stats.time_line_search += seconds_since(t0);
             if (!(std::isfinite(e_new) && e_new <= e_prev)) {
+                if (stiffened) {
+                    look_ahead_.clear(); // try the unstiffened direction
+                    continue;
+                }
                 return toi_rule || below > 0; // no decrease along p: a minimiser to round-off
             }
             if (p_.record_energies) {
@@ -528,6 +567,29 @@ private:
     double kappa_ = 1;
     FrictionCollisions friction_;
     NewtonLinearSolver<> linear_solver_; ///< counts the factorisations of the current step
+    ContactLookAhead look_ahead_;        ///< look-ahead pairs of the current Newton solve
+    ObstacleSet no_obstacles_;           ///< 2D models have no analytic obstacles
+
+    /// Contact look-ahead: as in the 3D solver (solver.cpp).
+    static constexpr double resolve_below = 0.2;
+    static constexpr int max_resolves = 2;
+
+    /// The collision-free step bound along P from x, at most 1; with contact
+    /// look-ahead from every hit of the full step, which update the
+    /// look-ahead pairs.
+    double collision_free_bound(const Eigen::MatrixXd& x, const Eigen::MatrixXd& P)
+    {
+        if (!p_.contact_look_ahead) {
+            return std::min(1.0, collision_free_step_size(mesh_, x, x + P));
+        }
+        const std::vector<CollisionHit> hits = collision_hits(mesh_, x, x + P);
+        if (hits.empty()) {
+            look_ahead_.decay();
+        } else {
+            look_ahead_.update(hits, mesh_, no_obstacles_, x, model_.mass, model_.fixed);
+        }
+        return earliest_toi(hits);
+    }
     double alpha_sum_ = 0;
 };
 
