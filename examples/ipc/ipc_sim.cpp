@@ -246,7 +246,7 @@ int main(int argc, char** argv)
            "< eps_d; the default of imported IPC scripts)")
         ->check(CLI::IsMember({ "residual", "toi", "max_norm" }));
     app.add_option("--max-newton-iterations", flags.max_newton_iterations,
-           "Newton iterations per friction pass, at most (default 200); a step that reaches it keeps its last "
+           "Newton iterations per friction pass, at most (default 1000); a step that reaches it keeps its last "
            "intersection-free iterate and is reported as not converged")
         ->check(CLI::PositiveNumber);
     app.add_option("--look-ahead", flags.look_ahead,

@@ -67,7 +67,7 @@ struct SolverParameters {
     /// ends with the last accepted iterate (intersection-free and, with a
     /// strain limit, strain-feasible, but not a minimiser of the incremental
     /// potential) and the step is reported as not converged.
-    int max_newton_iterations = 200;
+    int max_newton_iterations = 1000;
     PSDProjection projection = PSDProjection::clamp;
     /// Newton termination: the residual rule above (C-IPC eq. 13), or the
     /// cumulative-TOI rule of Zheng et al. (2025, Eq. 9: at least toi_k_min
