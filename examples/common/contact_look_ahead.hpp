@@ -73,7 +73,9 @@ public:
     void clear() { pairs_.clear(); }
 
     /// Records the hits of a step taken from x: each hit pair's stiffness
-    /// grows as described in the file comment; the other pairs keep theirs.
+    /// grows as described in the file comment and the other pairs keep
+    /// theirs. Without hits (a step that CCD did not cut) every stiffness is
+    /// divided by ten and the pairs below 1% of their effective mass leave.
     /// @param hits     collision_hits (and obstacle hits) of the full step,
     ///                 sorted by pair (one hit per pair)
     /// @param mesh     the collision mesh the hits name
@@ -84,6 +86,11 @@ public:
     void update(const std::vector<CollisionHit>& hits, const CollisionMesh& mesh, const ObstacleSet& obstacles,
                 const Eigen::MatrixXd& x, const Eigen::VectorXd& mass, const std::vector<bool>& locked)
     {
+        if (hits.empty()) {
+            decay();
+            return;
+        }
+        // Merge the sorted hits into the sorted pairs.
         std::vector<Pair> next;
         next.reserve(pairs_.size() + hits.size());
         auto old = pairs_.begin();
@@ -107,21 +114,7 @@ public:
                 next.push_back({ hit.pair, std::max(k, before), m });
             }
         }
-        for (; old != pairs_.end(); ++old) {
-            next.push_back(*old);
-        }
-        std::sort(next.begin(), next.end(), [](const Pair& a, const Pair& b) { return a.pair < b.pair; });
-        pairs_ = std::move(next);
-    }
-
-    /// Divides every stiffness by ten (a step that CCD did not cut hit
-    /// nothing) and drops the pairs below 1% of their effective mass.
-    void decay()
-    {
-        std::vector<Pair> next;
-        for (const Pair& p : pairs_) {
-            decay_into(p, next);
-        }
+        next.insert(next.end(), old, pairs_.end());
         pairs_ = std::move(next);
     }
 
@@ -172,11 +165,16 @@ private:
     static constexpr double min_toi = 1e-6;  ///< hits earlier than this count as this
     static constexpr double max_ratio = 1e6; ///< k is at most this times m_eff
 
-    static void decay_into(const Pair& p, std::vector<Pair>& out)
+    /// Divides every stiffness by ten and drops the pairs below 1% of their
+    /// effective mass.
+    void decay()
     {
-        if (p.stiffness / 10 >= 0.01 * p.effective_mass) {
-            out.push_back({ p.pair, p.stiffness / 10, p.effective_mass });
+        for (Pair& p : pairs_) {
+            p.stiffness /= 10;
         }
+        pairs_.erase(std::remove_if(pairs_.begin(), pairs_.end(),
+                                    [](const Pair& p) { return p.stiffness < 0.01 * p.effective_mass; }),
+                     pairs_.end());
     }
 
     /// 1 / sum_i |grad_i d|^2 / m_i over the free vertices (0 when none).

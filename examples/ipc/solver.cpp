@@ -729,17 +729,15 @@ private:
         std::vector<CollisionHit> hits = collision_hits(mesh_, x, x + P);
         if (!obstacles_.empty()) {
             const std::vector<CollisionHit> more = obstacle_collision_hits(mesh_, x, x + P, obstacles_);
-            hits.insert(hits.end(), more.begin(), more.end());
+            // Vertex-obstacle ids sort after the mesh pairs' (collision_hits
+            // returns those sorted); obstacle hits come vertex by vertex.
+            const auto first_obstacle_hit = hits.insert(hits.end(), more.begin(), more.end());
+            std::sort(first_obstacle_hit, hits.end(),
+                      [](const CollisionHit& a, const CollisionHit& b) { return a.pair < b.pair; });
         }
-        std::sort(hits.begin(), hits.end(), [](const CollisionHit& a, const CollisionHit& b) { return a.pair < b.pair; });
-        const double alpha = earliest_toi(hits);
         last_hits_ = hits.size();
-        if (hits.empty()) {
-            look_ahead_.decay();
-        } else {
-            look_ahead_.update(hits, mesh_, obstacles_, x, model_.mass, locked_);
-        }
-        return alpha;
+        look_ahead_.update(hits, mesh_, obstacles_, x, model_.mass, locked_);
+        return earliest_toi(hits);
     }
 
     /// Whether a Newton direction p (with its residual r) meets the

@@ -583,11 +583,7 @@ private:
             return std::min(1.0, collision_free_step_size(mesh_, x, x + P));
         }
         const std::vector<CollisionHit> hits = collision_hits(mesh_, x, x + P);
-        if (hits.empty()) {
-            look_ahead_.decay();
-        } else {
-            look_ahead_.update(hits, mesh_, no_obstacles_, x, model_.mass, model_.fixed);
-        }
+        look_ahead_.update(hits, mesh_, no_obstacles_, x, model_.mass, model_.fixed);
         return earliest_toi(hits);
     }
     double alpha_sum_ = 0;
