@@ -11,16 +11,17 @@
 /// the iterate creeps: one contact at a time, each cut step moving every
 /// other unknown by the same small fraction.
 ///
-/// What. After a cut step, every pair that the full step would bring into
-/// contact (ipc::collision_hits, toi t < 1) gets a term
+/// What. After a step cut short (the example solvers: below a fifth of its
+/// length; milder cuts pass no hits), every pair that the full step would
+/// bring into contact (ipc::collision_hits, toi t < 1) gets a term
 ///     k (grad d)(grad d)^T
 /// in the following Newton matrices, d the pair's distance. Along its normal
 /// the pair then approaches by about `approach` times its gap instead of
 /// 1/t times it: with s = m_eff + k_before (m_eff the pair's effective mass
 /// along grad d, 1 / sum_i |grad_i d|^2 / m_i over its free vertices),
 /// k = s / (approach t) - m_eff. A pair hit again gets stiffer; the others
-/// keep their terms while steps are cut. A step that CCD does not cut
-/// divides every stiffness by ten, and a pair below 1% of m_eff leaves.
+/// keep their terms while steps are cut. An update without hits divides
+/// every stiffness by ten, and a pair below 1% of m_eff leaves.
 ///
 /// What it keeps. The terms are positive semi-definite and enter only the
 /// Newton matrix, not the gradient or the energy: the direction is still a
@@ -37,17 +38,20 @@
 /// IPC papers.
 
 #include <ipc/collisions/collision_hit.hpp>
+#include <ipc/collisions/detail/parallel_blocks.hpp>
 #include <ipc/collisions/pair_distance.hpp>
 #include <ipc/collisions/pair_id.hpp>
 #include <ipc/core/error.hpp>
 #include <ipc/mesh/collision_mesh.hpp>
 #include <ipc/obstacles/obstacle_set.hpp>
+#include <ipc/potentials/stencil_assembly.hpp>
 
 #include <Eigen/Core>
 #include <Eigen/Sparse>
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <vector>
 
 namespace ipc::examples {
@@ -70,7 +74,11 @@ public:
     /// incremental potential's).
     bool empty() const { return pairs_.empty(); }
     /// Removes every term.
-    void clear() { pairs_.clear(); }
+    void clear()
+    {
+        pairs_.clear();
+        assembly_.reset();
+    }
 
     /// Records the hits of a step taken from x: each hit pair's stiffness
     /// grows as described in the file comment and the other pairs keep
@@ -90,11 +98,18 @@ public:
             decay();
             return;
         }
-        // Merge the sorted hits into the sorted pairs.
+        // Effective masses in parallel (one distance kernel per hit), then
+        // merge the sorted hits into the sorted pairs.
+        std::vector<double> masses(hits.size());
+        ipc::detail::guarded_parallel_for(0, std::ptrdiff_t(hits.size()), [&](std::ptrdiff_t i) {
+            const CollisionHit& hit = hits[std::size_t(i)];
+            masses[std::size_t(i)] = effective_mass(pair_distance(mesh, x, hit.pair, obstacles), mass, locked);
+        }, min_parallel_stencils);
         std::vector<Pair> next;
         next.reserve(pairs_.size() + hits.size());
         auto old = pairs_.begin();
-        for (const CollisionHit& hit : hits) {
+        for (std::size_t i = 0; i < hits.size(); ++i) {
+            const CollisionHit& hit = hits[i];
             while (old != pairs_.end() && old->pair < hit.pair) {
                 next.push_back(*old);
                 ++old;
@@ -104,7 +119,7 @@ public:
                 before = old->stiffness;
                 ++old;
             }
-            const double m = effective_mass(pair_distance(mesh, x, hit.pair, obstacles), mass, locked);
+            const double m = masses[i];
             if (!(m > 0)) {
                 continue; // every vertex of the pair is locked
             }
@@ -116,42 +131,33 @@ public:
         }
         next.insert(next.end(), old, pairs_.end());
         pairs_ = std::move(next);
+        assembly_.reset();
     }
 
     /// The look-ahead terms at x as the lower triangle of a dim n x dim n
-    /// sparse matrix, without the rows and columns of locked vertices.
+    /// sparse matrix. Rows and columns of locked vertices may hold entries
+    /// (hold_dofs removes them). The pairs are scattered in parallel into a
+    /// pattern kept until the set of pairs changes.
     Eigen::SparseMatrix<double> hessian(const CollisionMesh& mesh, const ObstacleSet& obstacles,
-                                        const Eigen::MatrixXd& x, const std::vector<bool>& locked) const
+                                        const Eigen::MatrixXd& x) const
     {
         const int dim = int(x.cols());
-        std::vector<Eigen::Triplet<double>> entries;
-        entries.reserve(pairs_.size() * 78);
-        for (const Pair& p : pairs_) {
-            const PairDistance pd = pair_distance(mesh, x, p.pair, obstacles);
-            for (int a = 0; a < pd.stencil.count; ++a) {
-                const Index va = pd.stencil.vertices[std::size_t(a)];
-                if (locked[std::size_t(va)]) {
-                    continue;
-                }
-                for (int b = 0; b < pd.stencil.count; ++b) {
-                    const Index vb = pd.stencil.vertices[std::size_t(b)];
-                    if (locked[std::size_t(vb)]) {
-                        continue;
-                    }
-                    for (int i = 0; i < dim; ++i) {
-                        for (int j = 0; j < dim; ++j) {
-                            const Index row = dim * va + i, col = dim * vb + j;
-                            if (row >= col) {
-                                entries.emplace_back(row, col,
-                                    p.stiffness * pd.gradient[3 * a + i] * pd.gradient[3 * b + j]);
-                            }
-                        }
-                    }
-                }
-            }
+        if (!assembly_) {
+            assembly_ = std::make_shared<StencilAssembly>(x.rows(), Index(pairs_.size()), [&](Index k) {
+                const PairVertices v = pair_vertices(mesh, pairs_[std::size_t(k)].pair);
+                StencilVertices s;
+                s.size = v.count;
+                std::copy(v.vertices.begin(), v.vertices.begin() + v.count, s.vertices.begin());
+                return s;
+            }, dim);
         }
-        Eigen::SparseMatrix<double> H(dim * x.rows(), dim * x.rows());
-        H.setFromTriplets(entries.begin(), entries.end());
+        Eigen::SparseMatrix<double> H;
+        assembly_->hessian([&](Index k, Matrix<double, 12, 12>& out) {
+            const Pair& p = pairs_[std::size_t(k)];
+            const PairDistance pd = pair_distance(mesh, x, p.pair, obstacles);
+            const int n = 3 * pd.stencil.count;
+            out.topLeftCorner(n, n).noalias() = p.stiffness * pd.gradient.head(n) * pd.gradient.head(n).transpose();
+        }, H, SparseTriangle::lower);
         return H;
     }
 
@@ -175,6 +181,7 @@ private:
         pairs_.erase(std::remove_if(pairs_.begin(), pairs_.end(),
                                     [](const Pair& p) { return p.stiffness < 0.01 * p.effective_mass; }),
                      pairs_.end());
+        assembly_.reset();
     }
 
     /// 1 / sum_i |grad_i d|^2 / m_i over the free vertices (0 when none).
@@ -192,6 +199,7 @@ private:
 
     double approach_;
     std::vector<Pair> pairs_; ///< sorted by pair id
+    mutable std::shared_ptr<StencilAssembly> assembly_; ///< the pairs' stencils and Hessian pattern
 };
 
 } // namespace ipc::examples

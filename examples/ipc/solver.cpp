@@ -571,7 +571,7 @@ private:
                 H = H_potential;
                 stiffened = !look_ahead_.empty();
                 if (stiffened) {
-                    add_scaled(H, look_ahead_.hessian(mesh_, obstacles_, x, locked_));
+                    add_scaled(H, look_ahead_.hessian(mesh_, obstacles_, x));
                     ++stats.look_ahead_solves;
                     stats.look_ahead_pairs = std::max(stats.look_ahead_pairs, look_ahead_.size());
                 }
@@ -736,8 +736,11 @@ private:
                       [](const CollisionHit& a, const CollisionHit& b) { return a.pair < b.pair; });
         }
         last_hits_ = hits.size();
-        look_ahead_.update(hits, mesh_, obstacles_, x, model_.mass, locked_);
-        return earliest_toi(hits);
+        const double bound = earliest_toi(hits);
+        // Only a direction cut short (below resolve_below) stiffens pairs; a
+        // milder cut, or none, lets the terms decay.
+        look_ahead_.update(bound < resolve_below ? hits : std::vector<CollisionHit>(), mesh_, obstacles_, x, model_.mass, locked_);
+        return bound;
     }
 
     /// Whether a Newton direction p (with its residual r) meets the

@@ -96,7 +96,8 @@ struct SolverParameters {
     std::FILE* newton_trace = nullptr;
     NewtonMatrixObserver newton_matrix_observer; ///< optional: sees every Newton matrix
     /// Contact look-ahead (examples/common/contact_look_ahead.hpp): after a
-    /// Newton step that CCD cut short, the pairs the full step would have
+    /// Newton step that CCD cut below a fifth of its length, the pairs the
+    /// full step would have
     /// brought into contact stiffen the next Newton matrices along their
     /// normals, so that dense contact does not creep one pair at a time.
     /// The energy, the gradient and the line search are unchanged; only

@@ -455,7 +455,7 @@ private:
                 H = H_potential;
                 stiffened = !look_ahead_.empty();
                 if (stiffened) {
-                    add_scaled(H, look_ahead_.hessian(mesh_, no_obstacles_, x, model_.fixed));
+                    add_scaled(H, look_ahead_.hessian(mesh_, no_obstacles_, x));
                     ++stats.look_ahead_solves;
                     stats.look_ahead_pairs = std::max(stats.look_ahead_pairs, look_ahead_.size());
                 }
@@ -583,8 +583,11 @@ private:
             return std::min(1.0, collision_free_step_size(mesh_, x, x + P));
         }
         const std::vector<CollisionHit> hits = collision_hits(mesh_, x, x + P);
-        look_ahead_.update(hits, mesh_, no_obstacles_, x, model_.mass, model_.fixed);
-        return earliest_toi(hits);
+        const double bound = earliest_toi(hits);
+        // Only a direction cut short (below resolve_below) stiffens pairs; a
+        // milder cut, or none, lets the terms decay.
+        look_ahead_.update(bound < resolve_below ? hits : std::vector<CollisionHit>(), mesh_, no_obstacles_, x, model_.mass, model_.fixed);
+        return bound;
     }
     double alpha_sum_ = 0;
 };

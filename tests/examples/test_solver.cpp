@@ -292,7 +292,7 @@ TEST_CASE("contact look-ahead: a dense landing converges within a cap the plain 
 {
     // Measured (g++ -O2, 2 threads): the plain method needs 85 and 97
     // Newton iterations in steps 9 and 10; with look-ahead no step of the
-    // first 12 needs more than 60.
+    // first 12 needs more than 50 (307 in all).
     SolverParameters p;
     p.dt = 0.02;
     p.dhat = 1e-3;
