@@ -51,7 +51,7 @@ namespace {
 struct AlTotals {
     double steps = 0, seconds = 0, newton = 0, toi = 0, cg = 0, factorizations = 0;
     std::size_t max_constraints = 0;
-    int not_converged = 0, stall_guards = 0;
+    int not_converged = 0, stall_guards = 0, cg_fallbacks = 0;
     std::optional<double> min_gap, min_distance, max_boundary_error;
     double time_assembly = 0, time_solve = 0, time_ccd = 0, time_line_search = 0;
 
@@ -72,6 +72,7 @@ struct AlTotals {
             max_constraints = std::max(max_constraints, s.constraints);
             not_converged += s.converged ? 0 : 1;
             stall_guards += s.stall_guards;
+            cg_fallbacks += s.cg_fallbacks;
             smallest(min_gap, s.min_gap);
             smallest(min_distance, s.min_distance);
             if (s.boundary_error) {
@@ -114,6 +115,7 @@ Json al_report(const Scene& scene, const std::string& size, const AlParameters& 
             { "contacts", s.constraints },
             { "cg_iterations", s.cg_iterations },
             { "factorizations", s.factorizations },
+            { "cg_fallbacks", s.cg_fallbacks },
             { "min_distance", json_number(s.min_distance) },
             { "min_gap", json_number(s.min_gap) },
             { "boundary_error", json_number(s.boundary_error) },
@@ -140,6 +142,7 @@ Json al_report(const Scene& scene, const std::string& size, const AlParameters& 
         { "toi_mean", json_number(t.per_step(t.toi)) },
         { "max_boundary_error", json_number(t.max_boundary_error) },
         { "stall_guards", t.stall_guards },
+        { "cg_fallbacks", t.cg_fallbacks },
         { "steps_not_converged", t.not_converged },
         { "seconds_assembly", json_number(t.time_assembly) },
         { "seconds_linear_solve", json_number(t.time_solve) },
@@ -170,6 +173,12 @@ int main(int argc, char** argv)
            "linear solver of the Newton steps: pcg (the default and the paper's: block-Jacobi PCG to a relative "
            "residual of 1e-4) or cholesky (ipc_sim's sparse Cholesky, an exact solve)")
         ->check(CLI::IsMember({ "pcg", "cholesky" }));
+    long cg_max_iterations = AlParameters().cg_max_iterations;
+    app.add_option("--cg-max-iterations", cg_max_iterations,
+           "PCG iterations per linear solve, at most (default 2000); a solve that does not reach its tolerance "
+           "within them, or meets negative curvature, is redone with the sparse Cholesky factorisation, as "
+           "are the rest of that step's solves (cg_fallbacks in the JSON)")
+        ->check(CLI::PositiveNumber);
     bool check = false;
     app.add_flag("--check", check,
         "after every step, stop with an error if the exact test finds an intersection or a vertex inside an "
@@ -224,6 +233,7 @@ int main(int argc, char** argv)
                                                                        : AlFrictionHessian::exact_then_majorizer;
         parameters.mu_scale = mu_scale;
         parameters.linear_solver = linear_solver == "cholesky" ? AlLinearSolver::cholesky : AlLinearSolver::pcg;
+        parameters.cg_max_iterations = cg_max_iterations;
         parameters.check_intersections = parameters.check_intersections || check;
         fmt::print("scene {} ({}): {} vertices, h = {} s, delta = {} m, offset = {} m, friction = {}, k_min = {}\n",
                    scene.name, scene_size_label(o), scene.model.num_vertices(), parameters.dt, parameters.delta, scene.offset,
@@ -273,6 +283,7 @@ int main(int argc, char** argv)
             fmt::print("{:<28} {:>14.1f}\n", "factorizations per step", t.per_step(t.factorizations));
         } else {
             fmt::print("{:<28} {:>14.1f}\n", "CG iterations per solve", t.newton > 0 ? t.cg / t.newton : 0.0);
+            fmt::print("{:<28} {:>14}\n", "CG solves redone (Cholesky)", t.cg_fallbacks);
         }
         fmt::print("{:<28} {:>14}\n", "max constraints", t.max_constraints);
         fmt::print("{:<28} {:>14}\n", "min distance (m)",

@@ -42,11 +42,18 @@ namespace {
         return std::chrono::duration<double>(Clock::now() - start).count();
     }
 
+    /// What one PCG solve did.
+    struct PcgResult {
+        long iterations = 0;
+        bool converged = false; ///< the relative residual reached the tolerance
+    };
+
     /// Conjugate gradients on H p = b with a 3 x 3 block-Jacobi
-    /// preconditioner, relative residual tolerance `tolerance`. H must be
-    /// symmetric positive definite. Returns the iterations used.
-    long block_jacobi_pcg(const Eigen::SparseMatrix<double>& H, const Eigen::VectorXd& b, double tolerance,
-                          long max_iterations, Eigen::VectorXd& p)
+    /// preconditioner, relative residual tolerance `tolerance`, at most
+    /// max_iterations. H should be symmetric positive definite; a direction
+    /// of non-positive curvature ends the solve unconverged.
+    PcgResult block_jacobi_pcg(const Eigen::SparseMatrix<double>& H, const Eigen::VectorXd& b, double tolerance,
+                               long max_iterations, Eigen::VectorXd& p)
     {
         const Index n = H.rows() / 3;
         std::vector<Eigen::Matrix3d> inverse(static_cast<std::size_t>(n), Eigen::Matrix3d::Zero());
@@ -70,19 +77,19 @@ namespace {
         p.setZero(b.size());
         const double b_norm = b.norm();
         if (b_norm == 0) {
-            return 0;
+            return { 0, true };
         }
         Eigen::VectorXd r = b, z = precondition(r), d = z;
         double rz = r.dot(z);
         long k = 0;
         for (; k < max_iterations; ++k) {
             if (r.norm() <= tolerance * b_norm) {
-                break;
+                return { k, true };
             }
             const Eigen::VectorXd Hd = H * d;
             const double curvature = d.dot(Hd);
             if (!(curvature > 0)) {
-                break;
+                return { k, false };
             }
             const double a = rz / curvature;
             p += a * d;
@@ -92,7 +99,7 @@ namespace {
             d = z + (rz_next / rz) * d;
             rz = rz_next;
         }
-        return k;
+        return { k, r.norm() <= tolerance * b_norm };
     }
 } // namespace
 
@@ -114,6 +121,7 @@ public:
                 "AlSimulator: iteration limits must be >= 1");
         require(std::isfinite(p_.cg_tolerance) && p_.cg_tolerance > 0 && p_.cg_tolerance < 1,
                 "AlSimulator: cg_tolerance must be in (0, 1), got ", p_.cg_tolerance);
+        require(p_.cg_max_iterations >= 1, "AlSimulator: cg_max_iterations must be >= 1, got ", p_.cg_max_iterations);
         require(std::isfinite(p_.friction) && p_.friction >= 0,
                 "AlSimulator: friction coefficient must be >= 0, got ", p_.friction);
         require(std::isfinite(p_.eps_v) && p_.eps_v > 0, "AlSimulator: eps_v must be positive, got ", p_.eps_v);
@@ -454,8 +462,20 @@ private:
                 Eigen::VectorXd p;
                 if (p_.linear_solver == AlLinearSolver::cholesky) {
                     p = cholesky_.solve(Hs, g);
+                } else if (stats.cg_fallbacks > 0) {
+                    // The PCG failed earlier in this step: the systems of
+                    // one step are alike, so the rest of it goes to Cholesky.
+                    ++stats.cg_fallbacks;
+                    p = cholesky_.solve(Hs, g);
                 } else {
-                    stats.cg_iterations += block_jacobi_pcg(Hs, -g, p_.cg_tolerance, 10 * 3 * n + 100, p);
+                    const PcgResult cg = block_jacobi_pcg(Hs, -g, p_.cg_tolerance, p_.cg_max_iterations, p);
+                    stats.cg_iterations += cg.iterations;
+                    if (!cg.converged) {
+                        // Out of budget, or negative curvature: the exact
+                        // solve instead (shifted if H is not definite).
+                        ++stats.cg_fallbacks;
+                        p = cholesky_.solve(Hs, g);
+                    }
                 }
                 stats.time_solve += seconds_since(t1);
                 return Eigen::MatrixXd(Eigen::Map<const Eigen::MatrixXd>(p.data(), 3, n).transpose());
@@ -567,7 +587,7 @@ private:
     FrictionCollisions friction_;
     ObstacleFrictionCollisions obstacle_friction_;
     CumulativeToiTermination termination_;
-    NewtonLinearSolver<Eigen::Lower> cholesky_; ///< with AlLinearSolver::cholesky; counts the step's factorisations
+    NewtonLinearSolver<Eigen::Lower> cholesky_; ///< AlLinearSolver::cholesky and PCG fallbacks; counts the step's factorisations
 };
 
 std::string al_linear_solver_description(const AlParameters& parameters)
@@ -575,7 +595,9 @@ std::string al_linear_solver_description(const AlParameters& parameters)
     if (parameters.linear_solver == AlLinearSolver::cholesky) {
         return linear_solver_description();
     }
-    return fmt::format("PCG with 3x3 block-Jacobi preconditioner, relative tolerance {}", parameters.cg_tolerance);
+    return fmt::format("PCG with 3x3 block-Jacobi preconditioner, relative tolerance {}, at most {} iterations "
+                       "(then {})",
+                       parameters.cg_tolerance, parameters.cg_max_iterations, linear_solver_description());
 }
 
 AlSimulator::AlSimulator(Model model, const AlParameters& parameters)

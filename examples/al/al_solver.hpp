@@ -99,6 +99,11 @@ struct AlParameters {
     int max_outer_iterations = 1000;
     int max_inner_iterations = 50; ///< Newton steps per subproblem
     double cg_tolerance = 1e-4;    ///< PCG relative residual
+    /// PCG iterations per solve, at most; a solve that does not reach
+    /// cg_tolerance within them (or meets negative curvature) is done again
+    /// with the sparse Cholesky factorisation, and so are the remaining
+    /// solves of that time step (counted in AlStepStats::cg_fallbacks).
+    long cg_max_iterations = 2000;
     AlLinearSolver linear_solver = AlLinearSolver::pcg;
     double friction = 0;       ///< friction coefficient mu_f
     double eps_v = 1e-3;       ///< friction velocity threshold (m/s)
@@ -124,7 +129,8 @@ struct AlStepStats {
     double toi_mean = 0;       ///< mean accepted alpha per outer iteration
     std::size_t constraints = 0; ///< size of the constraint set at the end of the step
     long cg_iterations = 0;      ///< with AlLinearSolver::pcg
-    int factorizations = 0;      ///< numeric factorisations, with AlLinearSolver::cholesky
+    int factorizations = 0;      ///< numeric factorisations (AlLinearSolver::cholesky, and PCG fallbacks)
+    int cg_fallbacks = 0;        ///< solves done by Cholesky after a PCG failure (see AlParameters::cg_max_iterations)
     std::optional<double> min_distance; ///< smallest distance over pairs within 2 delta + xi (m)
     std::optional<double> min_gap;      ///< smallest d - xi over the same pairs (m)
     double mu = 0;             ///< penalty of the step
