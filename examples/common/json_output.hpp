@@ -39,11 +39,17 @@ inline void write_json(const std::string& path, const Json& document, int indent
         std::filesystem::create_directories(p.parent_path(), ec);
         require<error>(!ec, "cannot create the folder of ", path, ": ", ec.message());
     }
-    std::ofstream file(path);
-    require<error>(bool(file), "cannot open ", path, " for writing");
+    // Written beside the target and renamed over it, so that a reader (or a
+    // run killed while writing) never sees half a document.
+    const std::string partial = path + ".partial";
+    std::ofstream file(partial);
+    require<error>(bool(file), "cannot open ", partial, " for writing");
     file << document.dump(indent) << '\n';
     file.close();
-    require<error>(!file.fail(), "failed writing ", path);
+    require<error>(!file.fail(), "failed writing ", partial);
+    std::error_code ec;
+    std::filesystem::rename(partial, path, ec);
+    require<error>(!ec, "cannot move ", partial, " to ", path, ": ", ec.message());
 }
 
 } // namespace ipc::examples

@@ -42,6 +42,7 @@
 #endif
 
 #include <algorithm>
+#include <chrono>
 #include <exception>
 #include <iostream>
 #include <numeric>
@@ -53,6 +54,31 @@
 using namespace ipc::examples;
 
 namespace {
+
+/// Rewrites a --json file during a run, at most once per interval, so that
+/// a long run stopped early keeps the statistics of its finished steps.
+class PeriodicJson {
+public:
+    explicit PeriodicJson(std::string path)
+        : path_(std::move(path))
+    {
+    }
+
+    /// Writes report() when the interval has passed since the last write.
+    template <typename Report> void maybe_write(const Report& report)
+    {
+        if (path_.empty() || std::chrono::steady_clock::now() - last_ < interval) {
+            return;
+        }
+        write_json(path_, report());
+        last_ = std::chrono::steady_clock::now();
+    }
+
+private:
+    static constexpr std::chrono::seconds interval { 10 };
+    std::string path_;
+    std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+};
 
 std::string optional_text(const std::optional<double>& x, const char* format)
 {
@@ -197,12 +223,14 @@ int run_scene_2d(const CommonOptions& o, const RunFlags& flags)
     write_frame_2d(fmt::format("{}/frame_{:04d}.obj", out, 0), sim.model(), sim.positions());
     add_video_frame();
     Progress progress(frames, scene.name);
+    PeriodicJson statistics(o.json);
     for (int f = 1; f <= frames; ++f) {
         steps.push_back(sim.step());
         const StepStats& s = steps.back();
         write_frame_2d(fmt::format("{}/frame_{:04d}.obj", out, f), sim.model(), sim.positions());
         add_video_frame();
         progress.update(f, fmt::format("{} it, {} contacts", s.newton_iterations, s.contacts));
+        statistics.maybe_write([&] { return run_report_2d(scene, scene_size_label(o), parameters, steps); });
     }
     progress.finish();
     if (video) {
@@ -331,12 +359,14 @@ int main(int argc, char** argv)
         write_frame(fmt::format("{}/frame_{:04d}.obj", out, 0), sim.model(), sim.collision_mesh(), sim.positions());
         add_video_frame();
         Progress progress(frames, scene.name);
+        PeriodicJson statistics(o.json);
         for (int f = 1; f <= frames; ++f) {
             steps.push_back(sim.step());
             const StepStats& s = steps.back();
             write_frame(fmt::format("{}/frame_{:04d}.obj", out, f), sim.model(), sim.collision_mesh(), sim.positions());
             add_video_frame();
             progress.update(f, fmt::format("{} it, {} contacts", s.newton_iterations, s.contacts));
+            statistics.maybe_write([&] { return run_report(scene, scene_size_label(o), parameters, steps); });
         }
         progress.finish();
         if (video) {
