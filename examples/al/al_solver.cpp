@@ -460,22 +460,20 @@ private:
                 }
                 t1 = Clock::now();
                 Eigen::VectorXd p;
-                if (p_.linear_solver == AlLinearSolver::cholesky) {
-                    p = cholesky_.solve(Hs, g);
-                } else if (stats.cg_fallbacks > 0) {
-                    // The PCG failed earlier in this step: the systems of
-                    // one step are alike, so the rest of it goes to Cholesky.
-                    ++stats.cg_fallbacks;
-                    p = cholesky_.solve(Hs, g);
-                } else {
+                const bool pcg = p_.linear_solver == AlLinearSolver::pcg;
+                bool solved = false;
+                if (pcg && stats.cg_fallbacks == 0) {
                     const PcgResult cg = block_jacobi_pcg(Hs, -g, p_.cg_tolerance, p_.cg_max_iterations, p);
                     stats.cg_iterations += cg.iterations;
-                    if (!cg.converged) {
-                        // Out of budget, or negative curvature: the exact
-                        // solve instead (shifted if H is not definite).
-                        ++stats.cg_fallbacks;
-                        p = cholesky_.solve(Hs, g);
-                    }
+                    solved = cg.converged;
+                }
+                if (!solved) {
+                    // Cholesky by choice, or after a PCG solve of this step
+                    // ran out of budget or met negative curvature (the
+                    // systems of one step are alike, so the rest of the step
+                    // goes to Cholesky too; shifted if H is not definite).
+                    stats.cg_fallbacks += pcg ? 1 : 0;
+                    p = cholesky_.solve(Hs, g);
                 }
                 stats.time_solve += seconds_since(t1);
                 return Eigen::MatrixXd(Eigen::Map<const Eigen::MatrixXd>(p.data(), 3, n).transpose());

@@ -11,16 +11,16 @@
 /// the iterate creeps: one contact at a time, each cut step moving every
 /// other unknown by the same small fraction.
 ///
-/// What. After a step cut short (the example solvers: below a fifth of its
-/// length; milder cuts pass no hits), every pair that the full step would
-/// bring into contact (ipc::collision_hits, toi t < 1) gets a term
+/// What. After a step that CCD cut below resolve_below (a fifth) of its
+/// length, every pair that the full step would bring into contact
+/// (ipc::collision_hits, toi t < 1) gets a term
 ///     k (grad d)(grad d)^T
 /// in the following Newton matrices, d the pair's distance. Along its normal
 /// the pair then approaches by about `approach` times its gap instead of
 /// 1/t times it: with s = m_eff + k_before (m_eff the pair's effective mass
 /// along grad d, 1 / sum_i |grad_i d|^2 / m_i over its free vertices),
 /// k = s / (approach t) - m_eff. A pair hit again gets stiffer; the others
-/// keep their terms while steps are cut. An update without hits divides
+/// keep their terms while steps are cut. A milder cut, or none, divides
 /// every stiffness by ten, and a pair below 1% of m_eff leaves.
 ///
 /// What it keeps. The terms are positive semi-definite and enter only the
@@ -68,6 +68,10 @@ public:
                 "contact look-ahead: approach must be in (0, 1), got ", approach);
     }
 
+    /// A direction that CCD cuts below this fraction of its length stiffens
+    /// the pairs it hit; the solvers then solve it again at once.
+    static constexpr double resolve_below = 0.2;
+
     /// Number of pairs with a look-ahead term.
     std::size_t size() const { return pairs_.size(); }
     /// True when no pair has a look-ahead term (the Newton matrix is the
@@ -80,21 +84,24 @@ public:
         assembly_.reset();
     }
 
-    /// Records the hits of a step taken from x: each hit pair's stiffness
-    /// grows as described in the file comment and the other pairs keep
-    /// theirs. Without hits (a step that CCD did not cut) every stiffness is
-    /// divided by ten and the pairs below 1% of their effective mass leave.
+    /// Records the hits of a step taken from x. When CCD cut the step below
+    /// resolve_below (bound), each hit pair's stiffness grows as described in
+    /// the file comment and the other pairs keep theirs; otherwise every
+    /// stiffness is divided by ten and the pairs below 1% of their effective
+    /// mass leave.
     /// @param hits     collision_hits (and obstacle hits) of the full step,
     ///                 sorted by pair (one hit per pair)
+    /// @param bound    the step's collision-free bound (earliest_toi of hits)
     /// @param mesh     the collision mesh the hits name
     /// @param obstacles the analytic obstacles vertex-obstacle hits name
     /// @param x        positions at the start of the step (n x dim, m)
     /// @param mass     lumped mass per vertex (kg)
     /// @param locked   true for vertices outside the Newton unknowns
-    void update(const std::vector<CollisionHit>& hits, const CollisionMesh& mesh, const ObstacleSet& obstacles,
-                const Eigen::MatrixXd& x, const Eigen::VectorXd& mass, const std::vector<bool>& locked)
+    void update(const std::vector<CollisionHit>& hits, double bound, const CollisionMesh& mesh,
+                const ObstacleSet& obstacles, const Eigen::MatrixXd& x, const Eigen::VectorXd& mass,
+                const std::vector<bool>& locked)
     {
-        if (hits.empty()) {
+        if (hits.empty() || !(bound < resolve_below)) {
             decay();
             return;
         }
@@ -130,8 +137,10 @@ public:
             }
         }
         next.insert(next.end(), old, pairs_.end());
+        if (next.size() != pairs_.size()) { // pairs only join here
+            assembly_.reset();
+        }
         pairs_ = std::move(next);
-        assembly_.reset();
     }
 
     /// The look-ahead terms at x as the lower triangle of a dim n x dim n
@@ -178,10 +187,12 @@ private:
         for (Pair& p : pairs_) {
             p.stiffness /= 10;
         }
-        pairs_.erase(std::remove_if(pairs_.begin(), pairs_.end(),
-                                    [](const Pair& p) { return p.stiffness < 0.01 * p.effective_mass; }),
-                     pairs_.end());
-        assembly_.reset();
+        const auto kept = std::remove_if(pairs_.begin(), pairs_.end(),
+                                         [](const Pair& p) { return p.stiffness < 0.01 * p.effective_mass; });
+        if (kept != pairs_.end()) { // pairs only leave here
+            pairs_.erase(kept, pairs_.end());
+            assembly_.reset();
+        }
     }
 
     /// 1 / sum_i |grad_i d|^2 / m_i over the free vertices (0 when none).

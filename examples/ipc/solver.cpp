@@ -617,7 +617,7 @@ private:
             // A direction that CCD cuts to a small fraction is solved again
             // at once with the look-ahead terms of the pairs it hit (one
             // more factorisation instead of a short step).
-            for (int again = 0; p_.contact_look_ahead && alpha < resolve_below && again < max_resolves; ++again) {
+            for (int again = 0; p_.contact_look_ahead && alpha < ContactLookAhead::resolve_below && again < max_resolves; ++again) {
                 p = solve();
                 P = Eigen::Map<const Eigen::MatrixXd>(p.data(), 3, x.rows()).transpose();
                 t0 = clock::now();
@@ -709,9 +709,9 @@ private:
         return false;
     }
 
-    /// Contact look-ahead: a direction cut below this fraction is solved
-    /// again, at most max_resolves times per Newton iteration.
-    static constexpr double resolve_below = 0.2;
+    /// Contact look-ahead: a direction cut below
+    /// ContactLookAhead::resolve_below is solved again, at most this many
+    /// times per Newton iteration.
     static constexpr int max_resolves = 2;
 
     /// The collision-free step bound along P from x (mesh pairs and analytic
@@ -737,9 +737,7 @@ private:
         }
         last_hits_ = hits.size();
         const double bound = earliest_toi(hits);
-        // Only a direction cut short (below resolve_below) stiffens pairs; a
-        // milder cut, or none, lets the terms decay.
-        look_ahead_.update(bound < resolve_below ? hits : std::vector<CollisionHit>(), mesh_, obstacles_, x, model_.mass, locked_);
+        look_ahead_.update(hits, bound, mesh_, obstacles_, x, model_.mass, locked_);
         return bound;
     }
 

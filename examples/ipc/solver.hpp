@@ -97,9 +97,9 @@ struct SolverParameters {
     NewtonMatrixObserver newton_matrix_observer; ///< optional: sees every Newton matrix
     /// Contact look-ahead (examples/common/contact_look_ahead.hpp): after a
     /// Newton step that CCD cut below a fifth of its length, the pairs the
-    /// full step would have
-    /// brought into contact stiffen the next Newton matrices along their
-    /// normals, so that dense contact does not creep one pair at a time.
+    /// full step would have brought into contact stiffen the next Newton
+    /// matrices along their normals, so that dense contact does not creep
+    /// one pair at a time.
     /// The energy, the gradient and the line search are unchanged; only
     /// directions solved without such terms count toward termination.
     bool contact_look_ahead = true;

@@ -493,7 +493,7 @@ private:
             t0 = Clock::now();
             double alpha = collision_free_bound(x, P);
             stats.time_ccd += seconds_since(t0);
-            for (int again = 0; p_.contact_look_ahead && alpha < resolve_below && again < max_resolves; ++again) {
+            for (int again = 0; p_.contact_look_ahead && alpha < ContactLookAhead::resolve_below && again < max_resolves; ++again) {
                 p = solve();
                 P = Eigen::Map<const Eigen::MatrixXd>(p.data(), 2, x.rows()).transpose();
                 t0 = Clock::now();
@@ -570,8 +570,7 @@ private:
     ContactLookAhead look_ahead_;        ///< look-ahead pairs of the current Newton solve
     ObstacleSet no_obstacles_;           ///< 2D models have no analytic obstacles
 
-    /// Contact look-ahead: as in the 3D solver (solver.cpp).
-    static constexpr double resolve_below = 0.2;
+    /// Contact look-ahead re-solves per Newton iteration (see solver.cpp).
     static constexpr int max_resolves = 2;
 
     /// The collision-free step bound along P from x, at most 1; with contact
@@ -584,9 +583,7 @@ private:
         }
         const std::vector<CollisionHit> hits = collision_hits(mesh_, x, x + P);
         const double bound = earliest_toi(hits);
-        // Only a direction cut short (below resolve_below) stiffens pairs; a
-        // milder cut, or none, lets the terms decay.
-        look_ahead_.update(bound < resolve_below ? hits : std::vector<CollisionHit>(), mesh_, no_obstacles_, x, model_.mass, model_.fixed);
+        look_ahead_.update(hits, bound, mesh_, no_obstacles_, x, model_.mass, model_.fixed);
         return bound;
     }
     double alpha_sum_ = 0;
