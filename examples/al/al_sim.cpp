@@ -201,11 +201,7 @@ int main(int argc, char** argv)
             print_scenes(std::cout, scene_names());
             return exit_ok;
         }
-#if IPC_HAS_OPENMP
-        if (o.threads > 0) {
-            omp_set_num_threads(o.threads);
-        }
-#endif
+        use_threads(o, "al_sim", argv);
         Scene scene = load_scene(o, "al_sim");
         if (dump_scene_if_asked(o, scene)) {
             return exit_ok;

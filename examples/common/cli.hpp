@@ -16,6 +16,8 @@
 ///   2  no arguments, an unknown flag, a bad value or no scene given
 ///      (message and usage hint on standard error)
 
+#include <ipc/core/parallel.hpp>
+
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -30,6 +32,9 @@
 #include <ostream>
 #include <string>
 #include <system_error>
+#if defined(__linux__)
+#include <unistd.h>
+#endif
 #include <vector>
 
 namespace ipc::examples {
@@ -160,6 +165,48 @@ inline std::optional<int> parse_command_line(CLI::App& app, const CommonOptions&
         return exit_usage;
     }
     return std::nullopt;
+}
+
+/// Applies --threads (o.threads; 0: all cores) to OpenMP. Without OpenMP,
+/// warns on standard error that --threads N > 1 has no effect.
+///
+/// On Linux, when OMP_THREAD_LIMIT is not set, the program sets it to that
+/// thread count and starts itself again with the same arguments (argv), so
+/// that no OpenMP team of the process, its own or a library's, holds more
+/// threads than asked for. The limit is what lets the Newton solvers
+/// factorise large systems on several threads (NewtonLinearSolver): CHOLMOD
+/// opens teams of a compiled-in size (4 in Debian's build) whatever the
+/// thread count, and OpenBLAS's threaded kernels wait on every thread of
+/// their team, so an oversubscribed team is several times slower and a team
+/// cut short by dynamic adjustment never finishes. A user-set
+/// OMP_THREAD_LIMIT is kept. Returns only when the program goes on in this
+/// process (always, where the restart is not done or fails).
+inline void use_threads(const CommonOptions& o, const char* program, char** argv)
+{
+#if IPC_HAS_OPENMP
+    if (o.threads > 0) {
+        omp_set_num_threads(o.threads);
+    }
+#if defined(__linux__)
+    if (std::getenv("OMP_THREAD_LIMIT") == nullptr) {
+        const std::string limit = std::to_string(o.threads > 0 ? o.threads : omp_get_num_procs());
+        std::error_code error;
+        const std::string self = std::filesystem::read_symlink("/proc/self/exe", error).string();
+        if (!error && ::setenv("OMP_THREAD_LIMIT", limit.c_str(), 1) == 0) {
+            ::execv(self.c_str(), argv);
+            ::unsetenv("OMP_THREAD_LIMIT"); // the restart failed: go on without the limit
+        }
+    }
+#else
+    (void)argv;
+#endif
+    (void)program;
+#else
+    (void)argv;
+    if (o.threads > 1) {
+        std::fprintf(stderr, "%s: built without OpenMP, --threads %d has no effect\n", program, o.threads);
+    }
+#endif
 }
 
 /// Writes the scene list: one scene a line, name first, then its description.

@@ -7,7 +7,9 @@
 /// symbolic analysis while the matrix's sparsity pattern stays the same,
 /// shifts the diagonal when a factorisation fails, and counts the numeric
 /// factorisations and the failed ones. A failure is handled, so CHOLMOD's
-/// own "not positive definite" warning is not printed (its errors are).
+/// own "not positive definite" warning is not printed (its errors are). Large
+/// factorisations run on several threads where the OpenMP thread limit
+/// allows (NewtonLinearSolver::parallel).
 
 #include <ipc/core/error.hpp>
 #include <ipc/core/math.hpp>
@@ -27,6 +29,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -74,11 +77,20 @@ public:
         solver_.cholmod().nmethods = 2;
         solver_.cholmod().method[0].ordering = CHOLMOD_AMD;
         solver_.cholmod().method[1].ordering = CHOLMOD_NESDIS;
-        // Print level 1: errors only. A matrix that is not positive definite
-        // to round-off is a warning to CHOLMOD; here it is expected (barrier
-        // terms near their root make H ill-conditioned), handled by the
-        // shifts below and counted in failed_factorizations().
-        solver_.cholmod().print = 1;
+        // A matrix that is not positive definite to round-off is a warning to
+        // CHOLMOD; here it is expected (barrier terms near their root make H
+        // ill-conditioned), handled by the shifts below and counted in
+        // failed_factorizations(). CHOLMOD's print level 1 still prints such
+        // warnings (labelled as errors), so its printing is off and the
+        // handler prints the errors alone; the factorisation of such a matrix
+        // stops at the first bad pivot instead of going on to the end.
+        solver_.cholmod().print = 0;
+        solver_.cholmod().error_handler = [](int status, const char* file, int line, const char* message) {
+            if (status < 0) {
+                std::fprintf(stderr, "CHOLMOD error %d: %s (%s, line %d)\n", status, message, file, line);
+            }
+        };
+        solver_.cholmod().quick_return_if_not_posdef = 1;
 #endif
     }
 
@@ -90,8 +102,8 @@ public:
     /// stored.
     Eigen::VectorXd solve(Eigen::SparseMatrix<double>& H, const Eigen::VectorXd& g)
     {
-        [[maybe_unused]] const SerialFactorization serial {};
         analyse(H);
+        [[maybe_unused]] const FactorizationThreads threads { parallel_ };
         for (int attempt = 0; attempt < 4; ++attempt) {
             solver_.factorize(H);
             ++factorizations_;
@@ -112,8 +124,8 @@ public:
     /// then returns the diagonally scaled gradient.
     bool factorize(Eigen::SparseMatrix<double>& H)
     {
-        [[maybe_unused]] const SerialFactorization serial {};
         analyse(H);
+        [[maybe_unused]] const FactorizationThreads threads { parallel_ };
         factored_ = false;
         for (int attempt = 0; attempt < 4 && !factored_; ++attempt) {
             solver_.factorize(H);
@@ -136,7 +148,7 @@ public:
         require(g.size() == diagonal_.size(), "NewtonLinearSolver::solve: gradient of size ", g.size(),
             " for a factorised matrix of size ", diagonal_.size());
         if (factored_) {
-            [[maybe_unused]] const SerialFactorization serial {};
+            [[maybe_unused]] const FactorizationThreads threads { parallel_ };
             Eigen::VectorXd p = solver_.solve(-g);
             if (solver_.info() == Eigen::Success && all_finite(p)) {
                 return p;
@@ -152,10 +164,33 @@ public:
     /// Starts counting factorisations (and failures) from zero.
     void reset_count() { factorizations_ = failures_ = 0; }
 
+    /// Whether the analysed matrix pattern costs at least parallel_flops() to
+    /// factorise, so that it is factorised on the caller's OpenMP threads
+    /// where the thread limit allows (see FactorizationThreads) rather than
+    /// on one. Always false without CHOLMOD.
+    bool parallel() const { return parallel_; }
+
+    /// Factorisations estimated to cost at least this many floating-point
+    /// operations (default 2e10) may run on several threads; smaller ones
+    /// run on one. On 2 cores a factor of 8.5e10 flops takes 1.4 s on 2
+    /// threads against 2.4 s on one, one of 1.6e10 flops 0.55 s against
+    /// 0.6 s, and smaller ones (the paper-size cloth on a sphere: about 1e9)
+    /// gain nothing. Applies from the next symbolic analysis.
+    double parallel_flops() const { return parallel_flops_; }
+    /// Sets parallel_flops() (0: every factorisation may run on several threads).
+    void set_parallel_flops(double flops)
+    {
+        require(flops >= 0, "NewtonLinearSolver::set_parallel_flops: ", flops, " is negative or NaN");
+        parallel_flops_ = flops;
+        analysed_rows_ = -1;
+    }
+
 private:
-    /// Runs the symbolic analysis unless H has the pattern analysed last.
+    /// Runs the symbolic analysis unless H has the pattern analysed last,
+    /// and decides from its flop count whether to factorise in parallel.
     void analyse(Eigen::SparseMatrix<double>& H)
     {
+        [[maybe_unused]] const FactorizationThreads serial { false };
         H.makeCompressed();
         const bool same_pattern = H.rows() == analysed_rows_
             && std::equal(H.outerIndexPtr(), H.outerIndexPtr() + H.outerSize() + 1, analysed_outer_.begin(),
@@ -167,6 +202,9 @@ private:
             analysed_rows_ = H.rows();
             analysed_outer_.assign(H.outerIndexPtr(), H.outerIndexPtr() + H.outerSize() + 1);
             analysed_inner_.assign(H.innerIndexPtr(), H.innerIndexPtr() + H.nonZeros());
+#if defined(IPC_EXAMPLES_HAS_CHOLMOD)
+            parallel_ = solver_.cholmod().fl >= parallel_flops_;
+#endif
         }
     }
 
@@ -179,31 +217,41 @@ private:
         }
     }
 
-    /// Runs CHOLMOD (analysis, factorisation, solves) on one core: while alive,
-    /// OpenMP teams default to one thread (so OpenBLAS's OpenMP build calls
-    /// its serial kernels) and fixed-size teams shrink to the idle cores.
-    /// CHOLMOD's supernodal code opens teams of a compiled-in size (4 in
-    /// Debian's build) and OpenBLAS forks a team per call; with fewer cores
-    /// than that, the teams oversubscribe the machine and the paper cloth's
-    /// factorisation took 0.3 to 2 s instead of 0.1 s on 2 cores.
-    struct SerialFactorization {
+    /// Sets the OpenMP threads CHOLMOD (analysis, factorisation, solves) runs
+    /// on while alive. CHOLMOD's supernodal code opens teams of a compiled-in
+    /// size (4 in Debian's build) and OpenBLAS's threaded kernels (its OpenMP
+    /// build) wait on every thread of their team. Serial: one thread, with
+    /// dynamic teams, so CHOLMOD's teams shrink to the idle cores and
+    /// OpenBLAS runs its serial kernels (with more threads than cores the
+    /// paper cloth on a sphere's factorisation took 0.3 to 2 s instead of
+    /// 0.1 s on 2 cores). Parallel: the caller's thread count without dynamic
+    /// teams, but only where the OpenMP thread limit (OMP_THREAD_LIMIT, see
+    /// use_threads in cli.hpp) is that count, so every team gets exactly
+    /// the threads it asks for or fewer (CHOLMOD's) and none more: with more
+    /// threads than cores the factorisation is several times slower, and a
+    /// dynamic team that OpenBLAS finds smaller than it asked for never
+    /// finishes.
+    struct FactorizationThreads {
 #if IPC_HAS_OPENMP
-        SerialFactorization()
+        explicit FactorizationThreads(bool parallel)
             : threads(omp_get_max_threads())
             , dynamic(omp_get_dynamic())
         {
-            omp_set_num_threads(1);
-            omp_set_dynamic(1);
+            const bool capped = threads > 1 && omp_get_thread_limit() == threads;
+            omp_set_num_threads(parallel && capped ? threads : 1);
+            omp_set_dynamic(parallel && capped ? 0 : 1);
         }
-        ~SerialFactorization()
+        ~FactorizationThreads()
         {
             omp_set_dynamic(dynamic);
             omp_set_num_threads(threads);
         }
-        SerialFactorization(const SerialFactorization&) = delete;
-        SerialFactorization& operator=(const SerialFactorization&) = delete;
+        FactorizationThreads(const FactorizationThreads&) = delete;
+        FactorizationThreads& operator=(const FactorizationThreads&) = delete;
         int threads;
         int dynamic;
+#else
+        explicit FactorizationThreads(bool) { }
 #endif
     };
 
@@ -217,6 +265,8 @@ private:
     Index analysed_rows_ = -1; ///< pattern of the last symbolic analysis
     std::vector<int> analysed_outer_, analysed_inner_;
     bool factored_ = false;     ///< the last factorize() succeeded
+    bool parallel_ = false;     ///< factorise the analysed pattern on all threads
+    double parallel_flops_ = 2e10;
     Eigen::VectorXd diagonal_;  ///< |diag H| of the last factorize(): the fallback's scaling
 };
 

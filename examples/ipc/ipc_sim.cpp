@@ -302,15 +302,7 @@ int main(int argc, char** argv)
             print_scene_list(std::cout, entries);
             return exit_ok;
         }
-#if IPC_HAS_OPENMP
-        if (o.threads > 0) {
-            omp_set_num_threads(o.threads);
-        }
-#else
-        if (o.threads > 1) {
-            fmt::print(stderr, "ipc_sim: built without OpenMP, --threads {} has no effect\n", o.threads);
-        }
-#endif
+        use_threads(o, "ipc_sim", argv);
         if (is_scene_2d(o.scene)) {
             return run_scene_2d(o, flags);
         }

@@ -440,7 +440,7 @@ private:
             return true;
         }
         double progress = script_progress(x);
-        for (int round = 0; round < 30 && progress < 0.999; ++round) {
+        for (int round = 0; round < 30 && progress < script_done; ++round) {
             for (const auto& s : model_.scripted) {
                 pull_multiplier_.row(s.vertex)
                     -= pull_weight() * (x.row(s.vertex) - script_target_.row(s.vertex));
@@ -454,8 +454,12 @@ private:
                 pull_stiffness_ *= 2;
             }
         }
-        return progress >= 0.999;
+        return progress >= script_done;
     }
+
+    /// The fraction of a step's prescribed motion at which pulled scripted
+    /// vertices count as arrived.
+    static constexpr double script_done = 0.999;
 
     // ------------------------------------------------------------------ energy
 
@@ -521,6 +525,7 @@ private:
         }
         Contacts c_new; // the line search's contacts, rebuilt in place and swapped with c
         look_ahead_.clear();
+        bool last_step = false; // converged by the max-norm rule: take this step, then stop
         for (int it = 0; it < p_.max_newton_iterations; ++it) {
             ++stats.newton_iterations;
             // Gradient and projected Hessian.
@@ -602,7 +607,15 @@ private:
                 below = residual < p_.newton_tolerance ? below + 1 : 0;
                 if (p_.termination == SolverParameters::Termination::max_norm
                     && p.lpNorm<Eigen::Infinity>() / h < p_.newton_tolerance) {
-                    return true;
+                    // The max-norm rule stops before the step, except while
+                    // scripted vertices are pulled short of their targets:
+                    // there the step is what moves them (a remaining pull
+                    // below the tolerance would otherwise never be taken,
+                    // and every pull round would end where it began).
+                    if (!pulling_ || script_progress(x) >= script_done) {
+                        return true;
+                    }
+                    last_step = true;
                 }
             }
             if (it == 0 && already_converged && first_iterate_converged(p, residual)) {
@@ -662,7 +675,7 @@ private:
                     continue;
                 }
                 // No decrease along p: x is a minimiser to round-off.
-                return toi_rule || below > 0;
+                return toi_rule || below > 0 || last_step;
             }
             if (p_.record_energies) {
                 stats.energies.emplace_back(e_prev, e_new);
@@ -696,6 +709,9 @@ private:
             }
             if (changed) {
                 e_prev = energy(x, c);
+            }
+            if (last_step) {
+                return true;
             }
             if (toi_rule) {
                 toi_termination.accept(std::clamp(alpha, 0.0, 1.0));

@@ -258,11 +258,7 @@ int main(int argc, char** argv)
             print_scenes(std::cout, cloth_scenes());
             return exit_ok;
         }
-#if IPC_HAS_OPENMP
-        if (o.threads > 0) {
-            omp_set_num_threads(o.threads);
-        }
-#endif
+        use_threads(o, "repulsion_sim", argv);
         const Scene scene = load_scene(o, "repulsion_sim");
         if (dump_scene_if_asked(o, scene)) {
             return exit_ok;

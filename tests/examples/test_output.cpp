@@ -435,6 +435,66 @@ TEST_CASE("a kept factorisation solves like a fresh one, and falls back on the d
 #endif
 }
 
+TEST_CASE("a large factorisation runs on the threads the thread limit allows and solves like a serial one",
+    "[examples][assembly]")
+{
+    // The 7-point Laplacian of a 16^3 grid, shifted: 4,096 unknowns whose
+    // factor fills like a volume's.
+    const int m = 16;
+    const int n = m * m * m;
+    std::vector<Eigen::Triplet<double>> entries;
+    const auto id = [m](int i, int j, int k) { return (i * m + j) * m + k; };
+    for (int i = 0; i < m; ++i) {
+        for (int j = 0; j < m; ++j) {
+            for (int k = 0; k < m; ++k) {
+                const int r = id(i, j, k);
+                entries.emplace_back(r, r, 6.5);
+                if (i > 0) entries.emplace_back(r, id(i - 1, j, k), -1.0);
+                if (j > 0) entries.emplace_back(r, id(i, j - 1, k), -1.0);
+                if (k > 0) entries.emplace_back(r, id(i, j, k - 1), -1.0);
+            }
+        }
+    }
+    Eigen::SparseMatrix<double> lower(n, n);
+    lower.setFromTriplets(entries.begin(), entries.end());
+    const Eigen::SparseMatrix<double> A = Eigen::SparseMatrix<double>(lower.selfadjointView<Eigen::Lower>());
+    const Eigen::VectorXd g = Eigen::VectorXd::LinSpaced(n, -1, 1);
+
+    NewtonLinearSolver<Eigen::Lower> serial, parallel;
+    CHECK(serial.parallel_flops() == 2e10);
+    serial.set_parallel_flops(std::numeric_limits<double>::infinity());
+    parallel.set_parallel_flops(0);
+    CHECK_THROWS_AS(parallel.set_parallel_flops(-1), ipc::invalid_argument);
+#if IPC_HAS_OPENMP
+    // The examples' suite runs with OMP_THREAD_LIMIT=2 (see tests/CMakeLists.txt),
+    // so the parallel solver's factorisation runs on 2 threads; with another
+    // limit it runs on one, and only the solutions are compared.
+    const int threads = omp_get_max_threads();
+    const int dynamic = omp_get_dynamic();
+    omp_set_num_threads(2);
+    if (omp_get_thread_limit() != 2) {
+        WARN("OMP_THREAD_LIMIT is not 2: the parallel factorisation runs on one thread");
+    }
+#endif
+    Eigen::SparseMatrix<double> H1 = lower, H2 = lower;
+    const Eigen::VectorXd p_serial = serial.solve(H1, g);
+    const Eigen::VectorXd p_parallel = parallel.solve(H2, g);
+#if defined(IPC_EXAMPLES_HAS_CHOLMOD)
+    CHECK(parallel.parallel());
+#endif
+    CHECK_FALSE(serial.parallel());
+    CHECK((A * p_serial + g).norm() <= 1e-12 * g.norm());
+    CHECK((A * p_parallel + g).norm() <= 1e-12 * g.norm());
+    CHECK((p_serial - p_parallel).norm() <= 1e-12 * p_serial.norm());
+    REQUIRE(parallel.factorize(H2)); // the kept factorisation, on the same threads
+    CHECK((p_parallel - parallel.solve(g)).norm() <= 1e-14 * p_parallel.norm());
+#if IPC_HAS_OPENMP
+    CHECK(omp_get_max_threads() == 2); // the caller's settings come back
+    CHECK(omp_get_dynamic() == dynamic);
+    omp_set_num_threads(threads);
+#endif
+}
+
 TEST_CASE("frames name each obstacle apart from the bodies and keep every digit", "[examples][output]")
 {
     Model model;
