@@ -200,9 +200,17 @@ public:
                     = s.motion(time_ + h, model_.positions.row(s.vertex).transpose()).transpose();
             }
             const auto t0 = clock::now();
-            const double alpha = collision_free_step_size(mesh_, x_, script_target_); // obstacles do not stop scripts
+            double alpha = collision_free_step_size(mesh_, x_, script_target_); // obstacles do not stop scripts
             stats.time_ccd += seconds_since(t0);
             x = x_ + alpha * (script_target_ - x_);
+            // CCD keeps the move free of intersections, not the elements the
+            // scripted vertices drag with them: shorten it while the state's
+            // energy is infinite (an inverted tet), or Newton would start
+            // where no direction can decrease it.
+            for (int halving = 0; alpha > 0 && !std::isfinite(energy(x, contacts_at(x))); ++halving) {
+                alpha = halving < 40 ? alpha / 2 : 0;
+                x = x_ + alpha * (script_target_ - x_);
+            }
             script_distance_ = script_remaining(x_);
             pulling_ = alpha < 1 && script_distance_ > 0;
             if (pulling_) {
@@ -613,7 +621,7 @@ private:
                     // below the tolerance would otherwise never be taken,
                     // and every pull round would end where it began).
                     if (!pulling_ || script_progress(x) >= script_done) {
-                        return true;
+                        return std::isfinite(e_prev); // never accept a state of infinite energy
                     }
                     last_step = true;
                 }
@@ -670,6 +678,13 @@ private:
             }
             stats.time_line_search += seconds_since(t0);
             if (!(std::isfinite(e_new) && e_new <= e_prev)) {
+                if (p_.newton_trace) {
+                    std::fprintf(p_.newton_trace,
+                        "  it %3d  r %.3e  ccd %.3e  no decrease down to alpha %.1e: E %.9e, slope %.3e, curvature "
+                        "%.3e, last trial E %.9e  contacts %zu  hits %zu%s\n",
+                        it, residual, ccd_bound, alpha, e_prev, slope, curvature, e_new, c.size(), last_hits_,
+                        stiffened ? "  (look-ahead matrix)" : "");
+                }
                 if (stiffened) {
                     look_ahead_.clear(); // try the unstiffened direction
                     continue;
