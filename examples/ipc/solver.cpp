@@ -203,11 +203,12 @@ public:
             double alpha = collision_free_step_size(mesh_, x_, script_target_); // obstacles do not stop scripts
             stats.time_ccd += seconds_since(t0);
             x = x_ + alpha * (script_target_ - x_);
-            // CCD keeps the move free of intersections, not the elements the
-            // scripted vertices drag with them: shorten it while the state's
-            // energy is infinite (an inverted tet), or Newton would start
+            // CCD keeps the move free of intersections (the barrier stays
+            // finite), not the elements the scripted vertices drag with them:
+            // shorten it while the elastic part of the energy is infinite (an
+            // inverted tet, a strain limit exceeded), or Newton would start
             // where no direction can decrease it.
-            for (int halving = 0; alpha > 0 && !std::isfinite(energy(x, contacts_at(x))); ++halving) {
+            for (int halving = 0; alpha > 0 && !std::isfinite(incremental_energy(x)); ++halving) {
                 alpha = halving < 40 ? alpha / 2 : 0;
                 x = x_ + alpha * (script_target_ - x_);
             }
