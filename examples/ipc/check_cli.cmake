@@ -217,6 +217,44 @@ if(NAME STREQUAL "ipc_sim")
   expect_in(err "2D scene")
 endif()
 
+# --save-state and --resume (ipc_sim only): 2 steps saved, resumed to step 3,
+# end on the frame a 3-step run ends on, numbered on from the saved step; a
+# state of another scene, or one past --frames, is a failed run that says so.
+if(NAME STREQUAL "ipc_sim")
+  set(_whole "${WORK_DIR}/whole")
+  set(_part "${WORK_DIR}/part")
+  expect_exit(0 --scene hanging_cloth --frames 3 --threads 1 --out "${_whole}")
+  expect_exit(0 --scene hanging_cloth --frames 2 --threads 1 --out "${_part}" --save-state "${_part}/state.json")
+  expect_in(out "state after every step: ${_part}/state.json")
+  expect_exit(0 --scene hanging_cloth --frames 3 --threads 1 --out "${_part}" --resume "${_part}/state.json"
+    --json "${_part}/stats.json")
+  expect_in(out "the state after step 2")
+  expect_in(out "frame_0002 to frame_0003")
+  if(EXISTS "${_whole}/frame_0003.obj" AND EXISTS "${_part}/frame_0003.obj")
+    file(READ "${_whole}/frame_0003.obj" _a)
+    file(READ "${_part}/frame_0003.obj" _b)
+    if(NOT _a STREQUAL _b)
+      _fail("the resumed run's frame_0003.obj differs from the uninterrupted run's")
+    endif()
+  else()
+    _fail("no frame_0003.obj from the whole or the resumed run")
+  endif()
+  if(EXISTS "${_part}/stats.json" AND CMAKE_VERSION VERSION_GREATER_EQUAL 3.19)
+    file(READ "${_part}/stats.json" _json)
+    string(JSON _first ERROR_VARIABLE _e1 GET "${_json}" first_step)
+    string(JSON _steps ERROR_VARIABLE _e2 LENGTH "${_json}" steps)
+    if(_e1 OR _e2 OR NOT _first EQUAL 3 OR NOT _steps EQUAL 1)
+      _fail("resumed stats.json: first_step '${_first}', ${_steps} steps (${_e1}${_e2})")
+    endif()
+  endif()
+  expect_exit(1 --scene hanging_cloth --frames 2 --threads 1 --out "${_part}" --resume "${_part}/state.json")
+  expect_in(err "leaves nothing to run")
+  expect_exit(1 --scene press --frames 3 --threads 1 --out "${_part}" --resume "${_part}/state.json")
+  expect_in(err "scene 'hanging_cloth'")
+  expect_exit(1 --scene boxes_2d --frames 1 --threads 1 --out "${_part}" --resume "${_part}/state.json")
+  expect_in(err "3D scenes")
+endif()
+
 # Scene files: --dump-scene writes the scene and runs nothing; running the
 # file gives the same frames as running the scene by name; a file that
 # cannot be read is a failed run (exit 1) whose message names it; --scene

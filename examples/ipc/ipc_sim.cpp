@@ -3,6 +3,7 @@
 //   ipc_sim --scene NAME [--size small|paper] [--frames N] [--dt H]
 //           [--out DIR] [--json FILE] [--video FILE] [--threads N]
 //           [--check] [--trace] [--termination residual|toi|max_norm]
+//           [--save-state FILE] [--resume FILE]
 //           (NAME: a 3D scene of the shared library, or a 2D scene of scenes_2d.hpp)
 //   ipc_sim --scene-file SCENE.json [...]    (docs/scene-files.md)
 //   ipc_sim --ipc-script SCRIPT.txt [...]    (an IPC 2020 scene script)
@@ -23,6 +24,7 @@
 #include "scenes_2d.hpp"
 #include "solver.hpp"
 #include "solver_2d.hpp"
+#include "state_file.hpp"
 
 #include <common/cli.hpp>
 #include <common/frame_output.hpp>
@@ -152,6 +154,8 @@ struct RunFlags {
     std::string termination;
     int max_newton_iterations = 0; ///< 0: the solver's default
     std::string look_ahead = "on";  ///< contact look-ahead: on or off
+    std::string save_state;         ///< --save-state FILE (empty: none)
+    std::string resume;             ///< --resume FILE (empty: a fresh run)
 };
 
 void apply_run_flags(SolverParameters& p, const RunFlags& flags, bool long_k_min)
@@ -197,6 +201,10 @@ int run_scene_2d(const CommonOptions& o, const RunFlags& flags)
     apply_run_flags(parameters, flags, parameters.mu > 0);
     if (flags.trace) {
         fmt::print(stderr, "ipc_sim: --trace is not available for the 2D scenes\n");
+    }
+    if (!flags.save_state.empty() || !flags.resume.empty()) {
+        fmt::print(stderr, "ipc_sim: --save-state and --resume are for the 3D scenes; {} is a 2D scene\n", o.scene);
+        return exit_failure;
     }
     const auto& m = scene.model;
     fmt::print("scene {} ({}, 2D): {} vertices, {} triangles, {} rope segments, {} contact edges, h = {} s, dhat = {} m, "
@@ -282,6 +290,13 @@ int main(int argc, char** argv)
            "have brought into contact stiffen the next Newton matrices along their normals (the energy and the line "
            "search are unchanged); off: the plain IPC method, where dense contact creeps one pair at a time")
         ->check(CLI::IsMember({ "on", "off" }));
+    app.add_option("--save-state", flags.save_state,
+        "after every step, write the simulator's state to this file (JSON, full precision), so that an interrupted "
+        "run can go on with --resume");
+    app.add_option("--resume", flags.resume,
+        "go on from a state file written by --save-state for the same scene and settings: the run continues at the "
+        "step after the saved one and ends at step --frames of the whole run, numbering frames and JSON steps "
+        "accordingly; the steps after it are the ones the uninterrupted run would take");
     app.footer("Outputs: DIR/frame_NNNN.obj for every step, DIR/last_frame.png, FILE with --json, and a video with\n"
                "--video (needs ffmpeg).\n"
                "Exit codes: 0 done (also after --help and --list-scenes); 1 an output cannot be written (checked "
@@ -314,6 +329,12 @@ int main(int argc, char** argv)
             scene.physics.dt = o.dt;
         }
         const int frames = o.frames > 0 ? o.frames : scene.frames;
+        if (!flags.save_state.empty()) {
+            if (const auto problem = check_output_file(flags.save_state)) {
+                fmt::print(stderr, "ipc_sim: {}\n", *problem);
+                return exit_failure;
+            }
+        }
         // Every output location is checked before the run starts.
         const std::optional<Outputs> outputs = prepare_outputs(o, scene.name);
         if (!outputs) {
@@ -326,13 +347,32 @@ int main(int argc, char** argv)
         if (flags.trace) {
             parameters.newton_trace = stderr;
         }
+        const StateFileRun run { scene.name, scene.model.num_vertices(), parameters.dt, parameters.dhat };
+        std::optional<SimulatorState> resumed;
+        if (!flags.resume.empty()) {
+            resumed = read_state_file(flags.resume, run);
+            if (resumed->steps >= frames) {
+                fmt::print(stderr, "ipc_sim: {} holds the state after step {}; --frames {} leaves nothing to run\n",
+                    flags.resume, resumed->steps, frames);
+                return exit_failure;
+            }
+        }
+        const int first_frame = resumed ? resumed->steps : 0;
         fmt::print("scene {} ({}): {} vertices, {} tets, {} triangles, {} rod segments, h = {} s, dhat = {} m, offset = {} m, "
                    "mu = {}, strain limit = {}\n",
             scene.name, scene_size_label(o), scene.model.num_vertices(), scene.model.tets.size(), scene.model.membranes.size(),
             scene.model.rod_segments.size(), parameters.dt, parameters.dhat, scene.offset, parameters.mu,
             parameters.strain_limit ? fmt::format("{}", *parameters.strain_limit) : std::string("none"));
         fmt::print("linear solver: {}\n", linear_solver_description());
-        fmt::print("writing {} frames to {}, picture {}, statistics {}\n", frames + 1, frames_pattern, picture, json_text);
+        if (resumed) {
+            fmt::print("resuming from {}: the state after step {} (t = {} s)\n", flags.resume, first_frame,
+                resumed->time);
+        }
+        fmt::print("writing {} frames to {}, picture {}, statistics {}\n", frames - first_frame + 1, frames_pattern,
+            picture, json_text);
+        if (!flags.save_state.empty()) {
+            fmt::print("state after every step: {}\n", flags.save_state);
+        }
         std::optional<VideoWriter> video;
         if (!video_path.empty()) {
             video.emplace(video_path, parameters.dt);
@@ -341,38 +381,50 @@ int main(int argc, char** argv)
         std::fflush(stdout);
 
         Simulator sim(scene.model, parameters);
+        if (resumed) {
+            sim.restore(*resumed);
+        }
         std::vector<StepStats> steps;
         const auto add_video_frame = [&] {
             if (video) {
                 video->add_frame(draw_frame(sim.model(), sim.collision_mesh(), sim.positions(), view_of(scene),
-                    steps.size(), sim.time(), steps.empty() ? 0 : steps.back().contacts));
+                    std::size_t(first_frame) + steps.size(), sim.time(), steps.empty() ? 0 : steps.back().contacts));
             }
         };
-        write_frame(fmt::format("{}/frame_{:04d}.obj", out, 0), sim.model(), sim.collision_mesh(), sim.positions());
+        write_frame(fmt::format("{}/frame_{:04d}.obj", out, first_frame), sim.model(), sim.collision_mesh(),
+            sim.positions());
         add_video_frame();
-        Progress progress(frames, scene.name);
+        Progress progress(frames - first_frame, scene.name);
         PeriodicJson statistics(o.json);
-        for (int f = 1; f <= frames; ++f) {
+        const auto report = [&] {
+            Json r = run_report(scene, scene_size_label(o), parameters, steps);
+            r["first_step"] = first_frame + 1;
+            return r;
+        };
+        for (int f = first_frame + 1; f <= frames; ++f) {
             steps.push_back(sim.step());
             const StepStats& s = steps.back();
             write_frame(fmt::format("{}/frame_{:04d}.obj", out, f), sim.model(), sim.collision_mesh(), sim.positions());
+            if (!flags.save_state.empty()) {
+                write_state_file(flags.save_state, run, sim.state());
+            }
             add_video_frame();
-            progress.update(f, fmt::format("{} it, {} contacts", s.newton_iterations, s.contacts));
-            statistics.maybe_write([&] { return run_report(scene, scene_size_label(o), parameters, steps); });
+            progress.update(f - first_frame, fmt::format("{} it, {} contacts", s.newton_iterations, s.contacts));
+            statistics.maybe_write(report);
         }
         progress.finish();
         if (video) {
             video->finish();
         }
-        render_frame(picture, sim.model(), sim.collision_mesh(), sim.positions(), view_of(scene), steps.size(), sim.time(),
-            steps.empty() ? 0 : steps.back().contacts);
+        render_frame(picture, sim.model(), sim.collision_mesh(), sim.positions(), view_of(scene),
+            std::size_t(first_frame) + steps.size(), sim.time(), steps.empty() ? 0 : steps.back().contacts);
 
         print_summary(scene.name, run_totals(steps));
         if (!o.json.empty()) {
-            write_json(o.json, run_report(scene, scene_size_label(o), parameters, steps));
+            write_json(o.json, report());
         }
-        fmt::print("\nframes     {} (frame_0000 to frame_{:04d})\npicture    {}\nstatistics {}\n", frames_pattern,
-            frames, picture, json_text);
+        fmt::print("\nframes     {} (frame_{:04d} to frame_{:04d})\npicture    {}\nstatistics {}\n", frames_pattern,
+            first_frame, frames, picture, json_text);
         if (video) {
             fmt::print("video      {} ({} frames)\n", video->path(), video->frames());
         }

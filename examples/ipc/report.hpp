@@ -89,6 +89,7 @@ inline void add_step_statistics(Json& report, const std::vector<StepStats>& step
             { "max_strain", json_number(s.max_strain) },
             { "seconds", json_number(s.seconds) },
             { "kappa", json_number(s.kappa) },
+            { "kappa_s", json_number(s.kappa_s) },
             { "script_progress", json_number(s.script_progress) },
             { "converged", s.converged },
             { "friction_passes", s.friction_passes },

@@ -128,14 +128,56 @@ public:
                 parameters.push_back(strain);
             }
             strain_.emplace(n, faces, std::move(rest), std::move(parameters));
-            require(is_strain_feasible(x_, strain_->faces(), strain_->rest_shapes(), strain_limit()),
-                "the initial state violates the strain limit ", strain_limit());
         }
-        // The initial state must be strictly separated.
-        const Contacts c = contacts_at(x_);
-        BarrierPotential<> barrier(p_.dhat, 1.0);
-        (void)barrier(c.pairs, mesh_, x_); // these throw ipc::penetration naming the pair
-        (void)barrier(c.obstacles, mesh_, x_);
+        check_start("the initial state");
+    }
+
+    SimulatorState state() const
+    {
+        SimulatorState s;
+        s.steps = steps_;
+        s.time = time_;
+        s.positions = x_;
+        s.velocities = v_;
+        s.strain_stiffness = sl_stiffness_.stiffness();
+        s.scripts_released = scripts_released_;
+        return s;
+    }
+
+    void restore(const SimulatorState& s)
+    {
+        const Index n = model_.num_vertices();
+        require(s.positions.rows() == n && s.positions.cols() == 3 && s.velocities.rows() == n
+                && s.velocities.cols() == 3,
+            "restore: the state has ", s.positions.rows(), " x ", s.positions.cols(), " positions and ",
+            s.velocities.rows(), " x ", s.velocities.cols(), " velocities; the model has ", n, " vertices");
+        require(s.positions.allFinite() && s.velocities.allFinite(),
+            "restore: the state's positions or velocities are not all finite");
+        require(s.steps >= 0 && std::isfinite(s.time) && s.time >= 0, "restore: bad step count ", s.steps,
+            " or time ", s.time);
+        require(std::isfinite(s.strain_stiffness) && s.strain_stiffness > 0
+                && s.strain_stiffness <= p_.strain_stiffness_max,
+            "restore: strain-limit stiffness ", s.strain_stiffness, " is outside (0, ", p_.strain_stiffness_max, "]");
+        if (s.scripts_released && !scripts_released_) {
+            require(model_.release.has_value(), "restore: the state has released scripts, the model has no release rule");
+            model_.scripted.clear();
+            scripts_released_ = true;
+            held_ = model_.held();
+            mesh_ = model_.collision_mesh();
+        }
+        require(s.scripts_released == scripts_released_,
+            "restore: the state's scripts are held, this simulator has released them");
+        x_ = s.positions;
+        v_ = s.velocities;
+        time_ = s.time;
+        steps_ = s.steps;
+        sl_stiffness_ = StrainLimitStiffness<double>(s.strain_stiffness, p_.strain_stiffness_max);
+        check_start("the restored state");
+        if (strain_) {
+            // The near-limit record as the last Newton iteration left it.
+            sl_stiffness_.update(largest_stretches(x_), strain_limit(), p_.strain_threshold);
+            strain_->set_stiffness(sl_stiffness_.stiffness());
+        }
     }
 
     const Model& model() const { return model_; }
@@ -262,6 +304,7 @@ public:
         v_ = (x - x_) / h;
         x_ = x;
         time_ += h;
+        ++steps_;
         const Contacts c = contacts_at(x_);
         stats.contacts = c.size();
         stats.min_gap = min_gap(c, x_);
@@ -495,11 +538,27 @@ private:
         return e + b + d;
     }
 
+    /// Throws when x_ is no valid start: past the strain limit
+    /// (ipc::invalid_argument) or a pair at or inside its offset
+    /// (ipc::penetration, naming the pair). what names the state.
+    void check_start(const char* what) const
+    {
+        if (strain_) {
+            require(is_strain_feasible(x_, strain_->faces(), strain_->rest_shapes(), strain_limit()), what,
+                " violates the strain limit ", strain_limit());
+        }
+        const Contacts c = contacts_at(x_);
+        BarrierPotential<> barrier(p_.dhat, 1.0);
+        (void)barrier(c.pairs, mesh_, x_); // these throw ipc::penetration naming the pair
+        (void)barrier(c.obstacles, mesh_, x_);
+    }
+
     /// Frees the scripted vertices for good once the model's release rule
     /// holds at the current positions (every non-obstacle vertex beyond it).
     void release_scripts_if_due()
     {
         if (model_.release_scripts_if_due(x_)) {
+            scripts_released_ = true;
             held_ = model_.held();
             mesh_ = model_.collision_mesh(); // the released vertices meet the obstacles again
         }
@@ -800,6 +859,8 @@ private:
     Eigen::SparseMatrix<double> mass_matrix_; ///< lumped masses on the diagonal (3n x 3n)
     Eigen::MatrixXd x_, v_, x_hat_, x_start_;
     double time_ = 0;
+    int steps_ = 0;
+    bool scripts_released_ = false;
     double bbox_diagonal_ = 1;
     BarrierStiffnessBounds<double> kappa_bounds_ {};
     double kappa_ = 1;
@@ -831,6 +892,8 @@ double Simulator::kappa() const { return impl_->kappa(); }
 Eigen::VectorXd Simulator::largest_stretches(const Eigen::MatrixXd& x) const { return impl_->largest_stretches(x); }
 std::optional<double> Simulator::minimum_gap(const Eigen::MatrixXd& x) const { return impl_->minimum_gap(x); }
 StepStats Simulator::step() { return impl_->step(); }
+SimulatorState Simulator::state() const { return impl_->state(); }
+void Simulator::restore(const SimulatorState& state) { impl_->restore(state); }
 double Simulator::incremental_potential(const Eigen::MatrixXd& x) const { return impl_->incremental_potential(x); }
 
 } // namespace ipc::examples

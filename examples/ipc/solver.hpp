@@ -140,6 +140,21 @@ struct StepStats {
     std::vector<std::pair<double, double>> energies;
 };
 
+/// What a time step reads that earlier steps wrote. A Simulator restored
+/// from the state another Simulator of the same model and parameters had
+/// after step N continues exactly as that one would (bit for bit): the
+/// barrier stiffness is set afresh at every step, and the strain-limit
+/// stiffness's record of which triangles were near the limit is taken from
+/// the positions, as the last Newton iteration left it.
+struct SimulatorState {
+    int steps = 0;                 ///< time steps taken
+    double time = 0;               ///< simulated time (s)
+    Eigen::MatrixXd positions;     ///< n x 3 (m)
+    Eigen::MatrixXd velocities;    ///< n x 3 (m/s)
+    double strain_stiffness = 0;   ///< kappa_s (Pa)
+    bool scripts_released = false; ///< the model's release rule has freed its scripted vertices
+};
+
 /// Implicit-Euler C-IPC simulator of a Model; see the file comment.
 class Simulator {
 public:
@@ -174,6 +189,15 @@ public:
 
     /// Advances one time step.
     StepStats step();
+
+    /// The state after the steps taken so far (see SimulatorState).
+    SimulatorState state() const;
+    /// Continues from a state saved from a Simulator of the same model and
+    /// parameters. Throws ipc::invalid_argument when its arrays do not match
+    /// the model (size, non-finite entries), its time or step count is
+    /// negative, or its positions violate the strain limit; and
+    /// ipc::penetration when a pair is at or inside its offset.
+    void restore(const SimulatorState& state);
 
     /// The full per-step objective E(x) at positions x (J), with the current
     /// stiffnesses and lagged friction; +infinity when a pair is at or inside

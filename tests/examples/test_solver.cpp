@@ -4,6 +4,7 @@
 
 #include <ipc/ipc_scenes.hpp>
 #include <ipc/solver.hpp>
+#include <ipc/state_file.hpp>
 
 #include <al/al_solver.hpp>
 
@@ -17,7 +18,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <limits>
+#include <random>
 #include <string>
 
 using namespace ipc::examples;
@@ -461,6 +465,119 @@ TEST_CASE("IPC: a scripted press that meets resistance is pulled to its targets"
     // of the balls' 10 cm height.
     const double expected_drop = 0.8 * (top_start - 2 * 0.05 / 3);
     CHECK(top_start - sim.positions()(plate, 1) == Approx(expected_drop).margin(1e-3 * expected_drop));
+}
+
+TEST_CASE("IPC: a run restored from its saved state goes on bit for bit", "[examples][solver][state]")
+{
+    // cloth_on_sphere: friction, obstacles and the strain limit; press: a
+    // scripted plate pulled into the balls. Each runs 2 x split steps in one
+    // go, and split + split through a state file read into a fresh simulator.
+    struct Case {
+        std::string scene;
+        int split;
+    };
+    for (const Case& c : { Case { "cloth_on_sphere", 4 }, Case { "press", 4 } }) {
+        INFO("scene " << c.scene);
+        const Scene scene = make_scene(c.scene);
+        const SolverParameters p = ipc_parameters(scene);
+        Simulator whole(scene.model, p), first(scene.model, p);
+        for (int s = 0; s < 2 * c.split; ++s) {
+            whole.step();
+        }
+        for (int s = 0; s < c.split; ++s) {
+            first.step();
+        }
+        const StateFileRun run { scene.name, scene.model.num_vertices(), p.dt, p.dhat };
+        const std::filesystem::path path = std::filesystem::temp_directory_path()
+            / ("ipc_state_" + std::to_string(std::random_device {}()) + ".json");
+        write_state_file(path.string(), run, first.state());
+        const SimulatorState saved = read_state_file(path.string(), run);
+        std::filesystem::remove(path);
+        CHECK(saved.steps == c.split);
+        CHECK(saved.time == first.time());
+        CHECK(saved.positions == first.positions());
+        CHECK(saved.velocities == first.velocities());
+        CHECK(saved.strain_stiffness == first.state().strain_stiffness);
+
+        Simulator second(scene.model, p);
+        second.restore(saved);
+        for (int s = 0; s < c.split; ++s) {
+            second.step();
+        }
+        CHECK(second.state().steps == 2 * c.split);
+        CHECK(second.time() == whole.time());
+        CHECK(second.positions() == whole.positions());
+        CHECK(second.velocities() == whole.velocities());
+        CHECK(second.state().strain_stiffness == whole.state().strain_stiffness);
+    }
+
+    // The strain-limit stiffness is part of the state: a restored one is
+    // kept, not reset to the initial value.
+    const Scene cloth = make_scene("cloth_on_sphere");
+    const SolverParameters p = ipc_parameters(cloth);
+    Simulator sim(cloth.model, p);
+    sim.step();
+    SimulatorState s = sim.state();
+    s.strain_stiffness = 4 * p.strain_stiffness;
+    Simulator restored(cloth.model, p);
+    restored.restore(s);
+    CHECK(restored.state().strain_stiffness == 4 * p.strain_stiffness);
+    restored.step();
+    CHECK(restored.state().strain_stiffness >= 4 * p.strain_stiffness);
+}
+
+TEST_CASE("IPC: a state that does not fit the run is refused, naming why", "[examples][solver][state]")
+{
+    const Scene scene = make_scene("press");
+    const SolverParameters p = ipc_parameters(scene);
+    Simulator sim(scene.model, p);
+    sim.step();
+    const SimulatorState good = sim.state();
+    const auto refused = [&](SimulatorState s, const std::string& part) {
+        Simulator fresh(scene.model, p);
+        CHECK_THROWS_WITH(fresh.restore(s), Catch::Contains(part));
+    };
+    SimulatorState s = good;
+    s.positions.conservativeResize(s.positions.rows() - 1, 3);
+    refused(s, "the model has");
+    s = good;
+    s.velocities(3, 1) = std::numeric_limits<double>::quiet_NaN();
+    refused(s, "not all finite");
+    s = good;
+    s.time = -1;
+    refused(s, "time");
+    s = good;
+    s.strain_stiffness = 0;
+    refused(s, "strain-limit stiffness");
+    s = good;
+    s.scripts_released = true; // press has no release rule
+    refused(s, "no release rule");
+    s = good;
+    s.positions.row(0) = s.positions.row(s.positions.rows() - 1); // a ball vertex onto the plate
+    Simulator fresh(scene.model, p);
+    CHECK_THROWS_AS(fresh.restore(s), ipc::penetration);
+
+    // Files of another run, and files that are not state files.
+    const std::filesystem::path path = std::filesystem::temp_directory_path()
+        / ("ipc_state_" + std::to_string(std::random_device {}()) + ".json");
+    const StateFileRun run { scene.name, scene.model.num_vertices(), p.dt, p.dhat };
+    write_state_file(path.string(), run, good);
+    CHECK_THROWS_WITH(read_state_file(path.string(), { "well", run.vertices, run.dt, run.dhat }),
+        Catch::Contains("scene 'press'"));
+    CHECK_THROWS_WITH(read_state_file(path.string(), { run.scene, run.vertices + 1, run.dt, run.dhat }),
+        Catch::Contains("vertices"));
+    CHECK_THROWS_WITH(read_state_file(path.string(), { run.scene, run.vertices, 2 * run.dt, run.dhat }),
+        Catch::Contains("time step"));
+    {
+        std::ofstream(path) << "{\"format\": \"something else\"}";
+    }
+    CHECK_THROWS_WITH(read_state_file(path.string(), run), Catch::Contains("not an ipc_sim state file"));
+    {
+        std::ofstream(path) << "{ not json";
+    }
+    CHECK_THROWS_WITH(read_state_file(path.string(), run), Catch::Contains("not a valid JSON document"));
+    std::filesystem::remove(path);
+    CHECK_THROWS_WITH(read_state_file(path.string(), run), Catch::Contains("cannot open"));
 }
 
 TEST_CASE("IPC: a scripted vertex does not drag its tets into inversion", "[examples][solver][scripted]")
