@@ -129,7 +129,7 @@ public:
             }
             strain_.emplace(n, faces, std::move(rest), std::move(parameters));
         }
-        check_start("the initial state");
+        check_start(x_, "the initial state");
     }
 
     SimulatorState state() const
@@ -158,21 +158,35 @@ public:
         require(std::isfinite(s.strain_stiffness) && s.strain_stiffness > 0
                 && s.strain_stiffness <= p_.strain_stiffness_max,
             "restore: strain-limit stiffness ", s.strain_stiffness, " is outside (0, ", p_.strain_stiffness_max, "]");
-        if (s.scripts_released && !scripts_released_) {
-            require(model_.release.has_value(), "restore: the state has released scripts, the model has no release rule");
-            model_.scripted.clear();
+        require(s.scripts_released || !scripts_released_,
+            "restore: the state's scripts are held, this simulator has released them");
+        const bool release = s.scripts_released && !scripts_released_;
+        require(!release || model_.release.has_value(),
+            "restore: the state has released scripts, the model has no release rule");
+        // Checked before anything changes, so a state refused leaves the
+        // simulator as it was; released scripts meet the obstacles again.
+        if (release) {
+            Model released = model_;
+            released.scripted.clear();
+            CollisionMesh mesh = released.collision_mesh();
+            std::swap(mesh_, mesh);
+            try {
+                check_start(s.positions, "the restored state");
+            } catch (...) {
+                std::swap(mesh_, mesh);
+                throw;
+            }
+            model_ = std::move(released);
             scripts_released_ = true;
             held_ = model_.held();
-            mesh_ = model_.collision_mesh();
+        } else {
+            check_start(s.positions, "the restored state");
         }
-        require(s.scripts_released == scripts_released_,
-            "restore: the state's scripts are held, this simulator has released them");
         x_ = s.positions;
         v_ = s.velocities;
         time_ = s.time;
         steps_ = s.steps;
         sl_stiffness_ = StrainLimitStiffness<double>(s.strain_stiffness, p_.strain_stiffness_max);
-        check_start("the restored state");
         if (strain_) {
             // The near-limit record as the last Newton iteration left it.
             sl_stiffness_.update(largest_stretches(x_), strain_limit(), p_.strain_threshold);
@@ -538,19 +552,19 @@ private:
         return e + b + d;
     }
 
-    /// Throws when x_ is no valid start: past the strain limit
+    /// Throws when positions x are no valid start: past the strain limit
     /// (ipc::invalid_argument) or a pair at or inside its offset
     /// (ipc::penetration, naming the pair). what names the state.
-    void check_start(const char* what) const
+    void check_start(const Eigen::MatrixXd& x, const char* what) const
     {
         if (strain_) {
-            require(is_strain_feasible(x_, strain_->faces(), strain_->rest_shapes(), strain_limit()), what,
+            require(is_strain_feasible(x, strain_->faces(), strain_->rest_shapes(), strain_limit()), what,
                 " violates the strain limit ", strain_limit());
         }
-        const Contacts c = contacts_at(x_);
+        const Contacts c = contacts_at(x);
         BarrierPotential<> barrier(p_.dhat, 1.0);
-        (void)barrier(c.pairs, mesh_, x_); // these throw ipc::penetration naming the pair
-        (void)barrier(c.obstacles, mesh_, x_);
+        (void)barrier(c.pairs, mesh_, x); // these throw ipc::penetration naming the pair
+        (void)barrier(c.obstacles, mesh_, x);
     }
 
     /// Frees the scripted vertices for good once the model's release rule

@@ -196,7 +196,8 @@ public:
     /// parameters. Throws ipc::invalid_argument when its arrays do not match
     /// the model (size, non-finite entries), its time or step count is
     /// negative, or its positions violate the strain limit; and
-    /// ipc::penetration when a pair is at or inside its offset.
+    /// ipc::penetration when a pair is at or inside its offset; a state
+    /// refused leaves the simulator as it was.
     void restore(const SimulatorState& state);
 
     /// The full per-step objective E(x) at positions x (J), with the current

@@ -556,6 +556,12 @@ TEST_CASE("IPC: a state that does not fit the run is refused, naming why", "[exa
     s.positions.row(0) = s.positions.row(s.positions.rows() - 1); // a ball vertex onto the plate
     Simulator fresh(scene.model, p);
     CHECK_THROWS_AS(fresh.restore(s), ipc::penetration);
+    // The refused state left nothing behind: the simulator steps as a new one.
+    Simulator untouched(scene.model, p);
+    fresh.step();
+    untouched.step();
+    CHECK(fresh.positions() == untouched.positions());
+    CHECK(fresh.state().steps == 1);
 
     // Files of another run, and files that are not state files.
     const std::filesystem::path path = std::filesystem::temp_directory_path()
