@@ -140,7 +140,7 @@ public:
         s.positions = x_;
         s.velocities = v_;
         s.strain_stiffness = sl_stiffness_.stiffness();
-        s.scripts_released = scripts_released_;
+        s.scripts_released = scripts_released();
         return s;
     }
 
@@ -158,9 +158,9 @@ public:
         require(std::isfinite(s.strain_stiffness) && s.strain_stiffness > 0
                 && s.strain_stiffness <= p_.strain_stiffness_max,
             "restore: strain-limit stiffness ", s.strain_stiffness, " is outside (0, ", p_.strain_stiffness_max, "]");
-        require(s.scripts_released || !scripts_released_,
+        require(s.scripts_released || !scripts_released(),
             "restore: the state's scripts are held, this simulator has released them");
-        const bool release = s.scripts_released && !scripts_released_;
+        const bool release = s.scripts_released && !scripts_released();
         require(!release || model_.release.has_value(),
             "restore: the state has released scripts, the model has no release rule");
         // Checked before anything changes, so a state refused leaves the
@@ -177,7 +177,6 @@ public:
                 throw;
             }
             model_ = std::move(released);
-            scripts_released_ = true;
             held_ = model_.held();
         } else {
             check_start(s.positions, "the restored state");
@@ -552,6 +551,10 @@ private:
         return e + b + d;
     }
 
+    /// Whether the model's release rule has freed its scripted vertices
+    /// (release_scripts_if_due clears them for good).
+    bool scripts_released() const { return model_.release.has_value() && model_.scripted.empty(); }
+
     /// Throws when positions x are no valid start: past the strain limit
     /// (ipc::invalid_argument) or a pair at or inside its offset
     /// (ipc::penetration, naming the pair). what names the state.
@@ -572,7 +575,6 @@ private:
     void release_scripts_if_due()
     {
         if (model_.release_scripts_if_due(x_)) {
-            scripts_released_ = true;
             held_ = model_.held();
             mesh_ = model_.collision_mesh(); // the released vertices meet the obstacles again
         }
@@ -874,7 +876,6 @@ private:
     Eigen::MatrixXd x_, v_, x_hat_, x_start_;
     double time_ = 0;
     int steps_ = 0;
-    bool scripts_released_ = false;
     double bbox_diagonal_ = 1;
     BarrierStiffnessBounds<double> kappa_bounds_ {};
     double kappa_ = 1;
