@@ -6,7 +6,7 @@
 // (the AL paper has none), and scripted vertices sit at their targets in
 // the proxy instead of being clamped by CCD as in ipc_sim.
 //
-//   al_sim --scene NAME [--size small|paper] [--frames N] [--dt H]
+//   al_sim --scene NAME [--size small|paper|full|N] [--frames N] [--dt H]
 //          [--out DIR] [--json FILE] [--video FILE] [--threads N]
 //          [--mu-scale C] [--friction-hessian fallback|exact|majorizer]
 //          [--linear-solver pcg|cholesky] [--check]

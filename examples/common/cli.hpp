@@ -2,7 +2,7 @@
 /// @file
 /// The command line every example program shares, built on CLI11:
 ///
-///   --scene NAME  --size small|paper  --frames N  --dt H  --out DIR
+///   --scene NAME  --size small|paper|full|N  --frames N  --dt H  --out DIR
 ///   --json FILE   --video FILE        --threads N    --list-scenes
 ///   --scene-file PATH  --dump-scene PATH  (and --ipc-script PATH in ipc_sim)
 ///
@@ -17,6 +17,8 @@
 ///      (message and usage hint on standard error)
 
 #include <ipc/core/parallel.hpp>
+
+#include <common/scenes.hpp>
 
 #include <CLI/CLI.hpp>
 
@@ -50,7 +52,7 @@ enum ExitCode : int {
 /// program then uses the scene's own default.
 struct CommonOptions {
     std::string scene;          ///< --scene (required unless --list-scenes)
-    std::string size = "small"; ///< --size small|paper
+    std::string size = "small"; ///< --size small|paper|full|N (SceneSize::parse)
     int frames = 0;             ///< --frames N (0: the scene's default)
     double dt = 0;              ///< --dt H in seconds (0: the scene's default)
     std::string out;            ///< --out DIR (empty: out/SCENE)
@@ -63,6 +65,8 @@ struct CommonOptions {
     std::string dump_scene;     ///< --dump-scene PATH: write the scene as JSON and exit
 
     bool paper() const { return size == "paper"; }
+    /// The --size asked for (checked by the parser).
+    SceneSize scene_size() const { return SceneSize::parse(size); }
 };
 
 /// One line of --list-scenes.
@@ -95,8 +99,20 @@ inline void add_common_options(CLI::App& app, CommonOptions& o, const std::vecto
     app.add_option("--scene", o.scene, "scene to run (see --list-scenes)")
         ->check(CLI::IsMember(scenes))
         ->type_name("NAME");
-    app.add_option("--size", o.size, "small (seconds to a minute) or paper (the paper's resolution, hours)")
-        ->check(CLI::IsMember({ "small", "paper" }))
+    app.add_option("--size", o.size,
+           "small (seconds to a minute), paper (the paper's setup at the resolution --list-scenes gives, "
+           "often a fraction of the paper's vertex count), full (the paper's vertex count) or a number of "
+           "vertices (the nearest resolution); full and numbers: chains, press, well")
+        ->check(CLI::Validator(
+            [](std::string& text) -> std::string {
+                try {
+                    SceneSize::parse(text);
+                } catch (const std::exception& e) {
+                    return e.what();
+                }
+                return {};
+            },
+            "SIZE"))
         ->type_name("SIZE")
         ->capture_default_str();
     app.add_option("--frames", o.frames, "number of time steps (default: the scene's)")

@@ -164,6 +164,14 @@ public:
     /// Starts counting factorisations (and failures) from zero.
     void reset_count() { factorizations_ = failures_ = 0; }
 
+    /// Floating-point operations of one numeric factorisation of the
+    /// analysed pattern (CHOLMOD's estimate from its symbolic analysis; 0
+    /// without CHOLMOD or before the first solve).
+    double factor_flops() const { return factor_flops_; }
+    /// Entries of the Cholesky factor of the analysed pattern (0 without
+    /// CHOLMOD or before the first solve).
+    double factor_nonzeros() const { return factor_nonzeros_; }
+
     /// Whether the analysed matrix pattern costs at least parallel_flops() to
     /// factorise, so that it is factorised on the caller's OpenMP threads
     /// where the thread limit allows (see FactorizationThreads) rather than
@@ -203,7 +211,9 @@ private:
             analysed_outer_.assign(H.outerIndexPtr(), H.outerIndexPtr() + H.outerSize() + 1);
             analysed_inner_.assign(H.innerIndexPtr(), H.innerIndexPtr() + H.nonZeros());
 #if defined(IPC_EXAMPLES_HAS_CHOLMOD)
-            parallel_ = solver_.cholmod().fl >= parallel_flops_;
+            factor_flops_ = solver_.cholmod().fl;
+            factor_nonzeros_ = solver_.cholmod().lnz;
+            parallel_ = factor_flops_ >= parallel_flops_;
 #endif
         }
     }
@@ -267,6 +277,8 @@ private:
     bool factored_ = false;     ///< the last factorize() succeeded
     bool parallel_ = false;     ///< factorise the analysed pattern on all threads
     double parallel_flops_ = 2e10;
+    double factor_flops_ = 0;    ///< CHOLMOD's flop count of the analysed pattern
+    double factor_nonzeros_ = 0; ///< and its factor's entries
     Eigen::VectorXd diagonal_;  ///< |diag H| of the last factorize(): the fallback's scaling
 };
 

@@ -352,38 +352,48 @@ inline TetMesh ball_tet_mesh(const Eigen::Vector3d& center, double radius, int n
 
 /// A ring of square cross-section (a torus swept by a square of side
 /// 2 half_side) around center, in the plane of the orthonormal axes e1, e2,
-/// with centreline radius radius and the given number of segments; 6
-/// tetrahedra per segment, positively oriented.
+/// with centreline radius radius and the given number of segments; the
+/// cross-section is cells x cells squares (default one), and each segment
+/// of each square is a hexahedron of 6 tetrahedra, positively oriented:
+/// segments * (cells + 1)^2 vertices.
 inline TetMesh ring_tet_mesh(const Eigen::Vector3d& center, const Eigen::Vector3d& e1, const Eigen::Vector3d& e2,
-    double radius, double half_side, int segments)
+    double radius, double half_side, int segments, int cells = 1)
 {
-    require(segments >= 3 && half_side > 0 && radius > half_side, "ring_tet_mesh: bad size or resolution");
+    require(segments >= 3 && cells >= 1 && half_side > 0 && radius > half_side,
+        "ring_tet_mesh: bad size or resolution");
     const Eigen::Vector3d e3 = e1.cross(e2);
+    const int side = cells + 1; // vertices along each side of the cross-section
     // Vertex (radial i, segment s, axial k); (radial, tangential, e3) is right-handed.
-    auto id = [&](int i, int s, int k) { return ((s % segments) * 2 + k) * 2 + i; };
+    auto id = [&](int i, int s, int k) { return ((s % segments) * side + k) * side + i; };
     TetMesh m;
-    m.vertices.resize(4 * segments, 3);
+    m.vertices.resize(segments * side * side, 3);
     for (int s = 0; s < segments; ++s) {
         const double theta = 2 * pi * s / segments;
         const Eigen::Vector3d radial = std::cos(theta) * e1 + std::sin(theta) * e2;
-        for (int k = 0; k < 2; ++k) {
-            for (int i = 0; i < 2; ++i) {
-                m.vertices.row(id(i, s, k))
-                    = (center + (radius + (2 * i - 1) * half_side) * radial + (2 * k - 1) * half_side * e3).transpose();
+        for (int k = 0; k < side; ++k) {
+            for (int i = 0; i < side; ++i) {
+                const double u = (2.0 * i / cells - 1) * half_side, w = (2.0 * k / cells - 1) * half_side;
+                m.vertices.row(id(i, s, k)) = (center + (radius + u) * radial + w * e3).transpose();
             }
         }
     }
+    // Every hexahedron is cut along the same diagonal (corner 0 to 7), so
+    // neighbouring hexahedra share their faces' diagonals.
     static const int split[6][4] = { { 0, 1, 3, 7 }, { 0, 3, 2, 7 }, { 0, 2, 6, 7 }, { 0, 6, 4, 7 },
         { 0, 4, 5, 7 }, { 0, 5, 1, 7 } };
-    m.tets.resize(6 * segments, 4);
+    m.tets.resize(6 * segments * cells * cells, 4);
     int t = 0;
     for (int s = 0; s < segments; ++s) {
-        int corner[8];
-        for (int c = 0; c < 8; ++c) {
-            corner[c] = id(c & 1, s + ((c >> 1) & 1), (c >> 2) & 1);
-        }
-        for (const auto& q : split) {
-            m.tets.row(t++) << corner[q[0]], corner[q[1]], corner[q[2]], corner[q[3]];
+        for (int k = 0; k < cells; ++k) {
+            for (int i = 0; i < cells; ++i) {
+                int corner[8];
+                for (int c = 0; c < 8; ++c) {
+                    corner[c] = id(i + (c & 1), s + ((c >> 1) & 1), k + ((c >> 2) & 1));
+                }
+                for (const auto& q : split) {
+                    m.tets.row(t++) << corner[q[0]], corner[q[1]], corner[q[2]], corner[q[3]];
+                }
+            }
         }
     }
     return m;

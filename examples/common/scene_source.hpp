@@ -35,7 +35,7 @@ inline Scene load_scene(const CommonOptions& o, const std::string& program)
     } else if (!o.scene_file.empty()) {
         scene = read_scene_file(o.scene_file);
     } else {
-        scene = make_scene(o.scene, o.paper());
+        scene = make_scene(o.scene, o.scene_size());
     }
     return scene;
 }
@@ -51,8 +51,8 @@ inline void print_scenes(std::ostream& out, const std::vector<std::string>& name
     print_scene_list(out, entries);
 }
 
-/// The label of the scene's size in reports: small or paper for a built-in
-/// scene, else "file".
+/// The label of the scene's size in reports: --size for a built-in scene
+/// (small, paper, full or a vertex count), else "file".
 inline std::string scene_size_label(const CommonOptions& o)
 {
     return o.scene.empty() ? std::string("file") : o.size;

@@ -6,6 +6,7 @@
 
 #include <ipc/core/error.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <utility>
 #include <string>
@@ -63,7 +64,91 @@ namespace {
             model.script(base + i, path);
         }
     }
+    /// The resolution n >= 1 whose vertex count count(n) (growing with n)
+    /// is nearest target, as a ratio.
+    template <typename Count> int nearest_resolution(Index target, const Count& count)
+    {
+        int lo = 1, hi = 1; // double hi until it reaches the target, then bisect
+        while (count(hi) < target) {
+            lo = hi + 1;
+            hi *= 2;
+        }
+        while (lo < hi) { // the least n with count(n) >= target
+            const int mid = lo + (hi - lo) / 2;
+            if (count(mid) >= target) {
+                hi = mid;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        if (lo > 1 && double(target) * double(target) < double(count(lo)) * double(count(lo - 1))) {
+            return lo - 1;
+        }
+        return lo;
+    }
+
+    /// The resolution of a sized scene: small_n or paper_n for those sizes,
+    /// else the one nearest the paper's vertex count (full) or the count
+    /// asked, where count(n) is the scene's vertex count at resolution n.
+    template <typename Count>
+    int resolution_for(const SceneSize& size, int small_n, int paper_n, Index paper_vertices, const Count& count)
+    {
+        switch (size.kind) {
+        case SceneSize::Kind::small:
+            return small_n;
+        case SceneSize::Kind::paper:
+            return paper_n;
+        case SceneSize::Kind::full:
+            return nearest_resolution(paper_vertices, count);
+        case SceneSize::Kind::vertices:
+            break;
+        }
+        return nearest_resolution(size.vertices, count);
+    }
+
+    Index ball_vertices(int n) { return ball_tet_mesh({ 0, 0, 0 }, 1, n).vertices.rows(); }
 } // namespace
+
+SceneSize SceneSize::about(Index n)
+{
+    require(n > 0 && n <= 100'000'000, "SceneSize: a scene of ", n, " vertices; ask for 1 to 100,000,000");
+    return { Kind::vertices, n };
+}
+
+SceneSize SceneSize::parse(const std::string& text)
+{
+    if (text == "small") {
+        return small();
+    }
+    if (text == "paper") {
+        return paper();
+    }
+    if (text == "full") {
+        return full();
+    }
+    const bool digits = !text.empty() && text.size() <= 9
+        && std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+    require(digits && std::stoll(text) > 0 && std::stoll(text) <= 100'000'000, "scene size '", text,
+        "': give small, paper, full or a number of vertices from 1 to 100000000");
+    return about(Index(std::stoll(text)));
+}
+
+std::string SceneSize::label() const
+{
+    switch (kind) {
+    case Kind::small:
+        return "small";
+    case Kind::paper:
+        return "paper";
+    case Kind::full:
+        return "full";
+    case Kind::vertices:
+        break;
+    }
+    return std::to_string(vertices);
+}
+
+std::vector<std::string> sized_scene_names() { return { "chains", "press", "well" }; }
 
 std::vector<std::string> scene_names()
 {
@@ -315,14 +400,24 @@ Scene arch(bool paper, double mu)
     return s;
 }
 
-Scene chains(bool paper)
+Scene chains(const SceneSize& size)
 {
     Scene s;
     s.name = "chains";
-    s.description = "three chains of soft interlocked rings in a box, crushed by a lid that comes down and goes up";
-    s.physics = soft_physics(0.02, 0); // frictionless, as in the AL paper (Table 2)
+    s.description = "three chains of soft interlocked rings in a box, crushed by a lid that comes down and goes up "
+                    "(AL paper Fig. 3 setup; paper size 2,050 vertices = 1/25 of the paper's, full 99 %)";
+    // AL paper Table 2: corotated, rho 1e3, E 1e5, nu 0.3, h 0.02, delta 2e-4, frictionless.
+    s.physics = soft_physics(0.02, 0);
+    s.physics.contact_gap = 2e-4;
+    const VolumeMaterial material { 1000, 1e5, 0.3, VolumeModel::fixed_corotated };
     const double R = 0.03, half_side = 0.004, pitch = 1.5 * R;
-    const int rings = paper ? 7 : 5, segments = paper ? 24 : 12;
+    const bool small = size.kind == SceneSize::Kind::small;
+    const int rings = small ? 5 : 7;
+    // Resolution n: a cross-section of n x n squares and 24 n segments
+    // (about cubic cells); 21 rings of 24 n (n + 1)^2 vertices, plus the
+    // box's 25 and the lid's 9.
+    const int n = resolution_for(size, 1, 1, 51'000, [](int k) { return Index(21) * 24 * k * (k + 1) * (k + 1) + 34; });
+    const int segments = small ? 12 : 24 * n;
     const Eigen::Vector3d X = Eigen::Vector3d::UnitX(), Y = Eigen::Vector3d::UnitY(), Z = Eigen::Vector3d::UnitZ();
     for (int c = 0; c < 3; ++c) {
         // Chains at three heights, the middle one across the other two.
@@ -331,9 +426,8 @@ Scene chains(bool paper)
         for (int r = 0; r < rings; ++r) {
             const Eigen::Vector3d center = Eigen::Vector3d(0, y, 0) + (r - (rings - 1) / 2.0) * pitch * along;
             // Alternately lying flat and standing up, each through its neighbours' holes.
-            const TetMesh ring = r % 2 == 0 ? ring_tet_mesh(center, along, side, R, half_side, segments)
-                                            : ring_tet_mesh(center, along, Y, R, half_side, segments);
-            s.model.add_volume(ring.vertices, ring.tets, VolumeMaterial { 1000, 1e5, 0.4 }, 0);
+            const TetMesh ring = ring_tet_mesh(center, along, r % 2 == 0 ? side : Y, R, half_side, segments, n);
+            s.model.add_volume(ring.vertices, ring.tets, material, 0);
         }
     }
     const double box = pitch * (rings - 1) + 2 * R + 0.06;
@@ -348,51 +442,71 @@ Scene chains(bool paper)
     return s;
 }
 
-Scene press(bool paper)
+Scene chains(bool paper) { return chains(paper ? SceneSize::paper() : SceneSize::small()); }
+
+Scene press(const SceneSize& size)
 {
     Scene s;
     s.name = "press";
-    s.description = "soft balls on the ground crushed by a moving plate to a third of their height, then released";
-    s.physics = soft_physics(0.02, 0); // frictionless, as in the AL paper (Table 2)
+    s.description = "soft balls on the ground crushed by a moving plate to a third of their height, then released "
+                    "(AL paper Fig. 1 setup; paper size 2,314 vertices = 1/376 of the paper's)";
+    // AL paper Table 2: corotated, rho 1e2, E 1e4, nu 0.4, h 0.01, delta 1e-3, frictionless.
+    s.physics = soft_physics(0.01, 0);
+    const VolumeMaterial material { 100, 1e4, 0.4, VolumeModel::fixed_corotated };
     const double r = 0.05;
-    const int balls = paper ? 5 : 4;
+    const int balls = size.kind == SceneSize::Kind::small ? 4 : 5;
+    // Resolution n: blocky balls from an n^3 grid; 5 balls and the plate's 9 vertices.
+    const int n = resolution_for(size, 4, 8, 870'000, [](int k) { return 5 * ball_vertices(k) + 9; });
     for (int b = 0; b < balls; ++b) {
-        const TetMesh ball = ball_tet_mesh({ (b - (balls - 1) / 2.0) * 2.2 * r, r + 2e-3, 0 }, r, paper ? 8 : 4);
-        s.model.add_volume(ball.vertices, ball.tets, VolumeMaterial { 1000, 5e4, 0.4 }, 0);
+        const TetMesh ball = ball_tet_mesh({ (b - (balls - 1) / 2.0) * 2.2 * r, r + 2e-3, 0 }, r, n);
+        s.model.add_volume(ball.vertices, ball.tets, material, 0);
     }
     s.model.add_analytic_obstacle(ipc::PlaneObstacle { { 0, 0, 0 }, { 0, 1, 0 } }, 0.3); // the ground
     const double top = 2 * r + 0.012;
     add_moving_plate(s.model, { 0, top, 0 }, 0.5, true,
         offset_path({ { 0.0, { 0, 0, 0 } }, { 0.3, { 0, 2 * r / 3 - top, 0 } }, { 0.4, { 0, 2 * r / 3 - top, 0 } },
             { 0.6, { 0, 0, 0 } } }));
-    s.frames = 35;
+    s.frames = 70;
     s.eye = { 0.25, 0.3, 0.45 };
     s.target = { 0, 0.03, 0 };
     return s;
 }
 
-Scene well(bool paper)
+Scene press(bool paper) { return press(paper ? SceneSize::paper() : SceneSize::small()); }
+
+Scene well(const SceneSize& size)
 {
     Scene s;
     s.name = "well";
-    s.description = "a dozen soft balls and blocks thrown down a narrow well at 5 m/s";
-    s.physics = soft_physics(0.02, 0); // frictionless, as in the AL paper (Table 2)
+    s.description = "a dozen soft balls and blocks thrown down a narrow well at 19.7 m/s "
+                    "(AL paper Fig. 4 setup; paper size 3,541 vertices = 1/121 of the paper's)";
+    // AL paper Table 2: stable neo-Hookean, rho 1e3, E 5e5, nu 0.3, h 0.01, delta 1e-3, frictionless.
+    s.physics = soft_physics(0.01, 0);
+    const VolumeMaterial material { 1000, 5e5, 0.3, VolumeModel::stable_neo_hookean };
+    const double speed = 19.7; // the paper's top objects land at this speed
     const double width = 0.24;
     const TriangleMesh well_mesh = open_box_mesh({ 0, 0, 0 }, width, width, 1.0, 2);
     s.model.add_obstacle(well_mesh.vertices, well_mesh.faces);
+    // Resolution n: balls from an n^3 grid, blocks of (n / 2)^3 cubes; 6 of
+    // each and the well's 25 vertices.
+    const auto block_cells = [](int k) { return std::max(1, k / 2); };
+    const int n = resolution_for(size, 4, 8, 430'000, [&](int k) {
+        const Index side = block_cells(k) + 1;
+        return 6 * ball_vertices(k) + 6 * side * side * side + 25;
+    });
     const int levels = 6;
     for (int l = 0; l < levels; ++l) {
         for (int side = 0; side < 2; ++side) {
             const double across = side == 0 ? -0.06 : 0.06;
             const Eigen::Vector3d c = l % 2 == 0 ? Eigen::Vector3d(across, 0.07 + 0.13 * l, 0.01 * side)
                                                  : Eigen::Vector3d(0.01 * side, 0.07 + 0.13 * l, across);
-            const TetMesh body = (l + side) % 2 == 0
-                ? ball_tet_mesh(c, 0.05, paper ? 8 : 4)
-                : box_tet_mesh(c - Eigen::Vector3d::Constant(0.045), c + Eigen::Vector3d::Constant(0.045), paper ? 4 : 2,
-                    paper ? 4 : 2, paper ? 4 : 2);
-            const Index base = s.model.add_volume(body.vertices, body.tets, VolumeMaterial { 1000, 1e5, 0.4 }, 0);
+            const int m = block_cells(n);
+            const TetMesh body = (l + side) % 2 == 0 ? ball_tet_mesh(c, 0.05, n)
+                                                     : box_tet_mesh(c - Eigen::Vector3d::Constant(0.045),
+                                                         c + Eigen::Vector3d::Constant(0.045), m, m, m);
+            const Index base = s.model.add_volume(body.vertices, body.tets, material, 0);
             for (Index v = base; v < s.model.num_vertices(); ++v) {
-                s.model.velocities.row(v) = Eigen::RowVector3d(0, -5, 0);
+                s.model.velocities.row(v) = Eigen::RowVector3d(0, -speed, 0);
             }
         }
     }
@@ -401,6 +515,8 @@ Scene well(bool paper)
     s.target = { 0, 0.2, 0 };
     return s;
 }
+
+Scene well(bool paper) { return well(paper ? SceneSize::paper() : SceneSize::small()); }
 
 Scene compress(bool paper)
 {
@@ -482,6 +598,32 @@ Scene pile(bool paper)
     s.eye = { 1.0, 0.8, 1.4 };
     s.target = { 0, 0.1, 0 };
     return s;
+}
+
+Scene make_scene(const std::string& name, const SceneSize& size)
+{
+    if (name == "chains") {
+        return chains(size);
+    }
+    if (name == "press") {
+        return press(size);
+    }
+    if (name == "well") {
+        return well(size);
+    }
+    if (size.kind == SceneSize::Kind::full || size.kind == SceneSize::Kind::vertices) {
+        std::string sized;
+        for (const auto& n : sized_scene_names()) {
+            sized += " " + n;
+        }
+        // An unknown name is reported as such below.
+        const auto names = scene_names();
+        if (std::find(names.begin(), names.end(), name) != names.end()) {
+            throw invalid_argument("scene '" + name + "' has the sizes small and paper; size '" + size.label()
+                + "' (the paper's vertex count or a vertex count) is for the scenes:" + sized);
+        }
+    }
+    return make_scene(name, size.kind == SceneSize::Kind::paper);
 }
 
 Scene make_scene(const std::string& name, bool paper)

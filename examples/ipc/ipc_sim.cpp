@@ -1,6 +1,6 @@
 // ipc_sim: runs one of the reference C-IPC example scenes.
 //
-//   ipc_sim --scene NAME [--size small|paper] [--frames N] [--dt H]
+//   ipc_sim --scene NAME [--size small|paper|full|N] [--frames N] [--dt H]
 //           [--out DIR] [--json FILE] [--video FILE] [--threads N]
 //           [--check] [--trace] [--termination residual|toi|max_norm]
 //           [--save-state FILE] [--resume FILE]
@@ -186,6 +186,10 @@ int run_scene_2d(const CommonOptions& o, const RunFlags& flags)
     if (!o.dump_scene.empty()) {
         fmt::print(stderr, "ipc_sim: --dump-scene writes 3D scene files; {} is a 2D scene\n", o.scene);
         return exit_failure;
+    }
+    if (o.size != "small" && o.size != "paper") {
+        fmt::print(stderr, "ipc_sim: the 2D scene {} has the sizes small and paper, not '{}'\n", o.scene, o.size);
+        return exit_usage;
     }
     Scene2D scene = make_scene_2d(o.scene, o.paper());
     if (o.dt > 0) {

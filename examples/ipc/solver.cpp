@@ -779,10 +779,11 @@ private:
                 const double model = alpha * slope + 0.5 * alpha * alpha * curvature;
                 std::fprintf(p_.newton_trace,
                     "  it %3d  r %.3e  ccd %.3e  alpha %.3e  E %.9e  actual/model %.3f  contacts %zu  hits %zu  "
-                    "look-ahead %zu%s  halvings %d + %d\n",
+                    "look-ahead %zu%s  halvings %d + %d  factor %.3g entries %.3g flops\n",
                     it, residual, ccd_bound, alpha, e_new, (e_new - e_before) / model, c.size(), last_hits_,
                     look_ahead_.size(), stiffened ? " (in this matrix)" : "", stats.strain_halvings - strain_halvings_before,
-                    stats.line_search_halvings - line_search_halvings_before);
+                    stats.line_search_halvings - line_search_halvings_before, linear_solver_.factor_nonzeros(),
+                    linear_solver_.factor_flops());
             }
 
             // Stiffness updates (energy changes with them).

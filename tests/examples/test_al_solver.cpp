@@ -254,11 +254,19 @@ TEST_CASE("AL: the masonry arch stands with mu = 0.5 and falls without friction"
 
 TEST_CASE("AL: a plain penalty stalls where the multipliers go on", "[examples][al][ablation]")
 {
-    // A soft block resting on the ground: with multipliers the constraint is
+    // Soft balls resting on the ground: with multipliers the constraint is
     // met and the step ends in a few outer iterations; a plain penalty keeps
     // proposing proxies inside the offset, so CCD keeps cutting the step.
     // Both get at most 120 outer iterations per step.
-    Scene scene = make_scene("press");
+    // Four heavy soft balls (rho = 1e3, E = 5e4) 2 mm above the ground, at
+    // h = 0.02 s: by the second step each rests on the ground with its weight.
+    Scene scene;
+    scene.physics.dt = 0.02;
+    for (int b = 0; b < 4; ++b) {
+        const TetMesh ball = ball_tet_mesh({ (b - 1.5) * 0.11, 0.052, 0 }, 0.05, 4);
+        scene.model.add_volume(ball.vertices, ball.tets, VolumeMaterial { 1000, 5e4, 0.4 }, 0);
+    }
+    scene.model.add_analytic_obstacle(ipc::PlaneObstacle { { 0, 0, 0 }, { 0, 1, 0 } }, 0.3);
     int outer[2] = { 0, 0 }, guards[2] = { 0, 0 }, converged[2] = { 0, 0 };
     const int steps = 4;
     for (const int with_multipliers : { 1, 0 }) {

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -108,6 +109,10 @@ TEST_CASE("the shared command line answers help with 0 and mistakes with 2", "[e
              { "--scene", "one", "--frames", "0" },
              { "--scene", "one", "--frames", "many" },
              { "--scene", "one", "--size", "huge" },
+             { "--scene", "one", "--size", "0" },
+             { "--scene", "one", "--size", "-5" },
+             { "--scene", "one", "--size", "1e4" },
+             { "--scene", "one", "--size", "100000001" },
              { "--scene", "one", "--dt", "-1" },
              { "--scene", "one", "--dt", "0" },
              { "--scene", "one", "--dt", "nan" },
@@ -206,6 +211,46 @@ TEST_CASE("--video needs ffmpeg on PATH and says how to install it", "[examples]
     CHECK(contains(*problem, "apt-get install ffmpeg"));
     CHECK_FALSE(check_video_output("").has_value()); // no --video, nothing to check
     CHECK(find_on_path("sh").has_value());
+}
+
+TEST_CASE("--size: small, paper, the paper's vertex count or a vertex count", "[examples][cli][scenes]")
+{
+    for (const std::string size : { "small", "paper", "full", "20000", "1" }) {
+        const Parsed p = parse({ "--scene", "one", "--size", size });
+        CHECK_FALSE(p.code.has_value());
+        CHECK(p.options.scene_size().label() == size);
+    }
+    CHECK(parse({ "--scene", "one", "--size", "full" }).options.scene_size().kind == SceneSize::Kind::full);
+    CHECK(SceneSize::parse("20000").vertices == 20000);
+    CHECK_THROWS_WITH(SceneSize::parse("big"), Catch::Contains("'big'") && Catch::Contains("full"));
+    CHECK_THROWS_AS(SceneSize::about(0), ipc::invalid_argument);
+
+    // The sized scenes: full is within 3 % of the AL paper's vertex count
+    // (chains 51.0K, checked here; press and well take seconds to build), and
+    // a vertex count gives the resolution nearest it, larger for larger counts.
+    const ipc::Index chains_full = make_scene("chains", SceneSize::full()).model.num_vertices();
+    CHECK(std::abs(double(chains_full) / 51'000 - 1) < 0.03);
+    ipc::Index previous = make_scene("chains", SceneSize::paper()).model.num_vertices();
+    for (const ipc::Index asked : { ipc::Index(8'000), ipc::Index(25'000) }) {
+        const ipc::Index got = make_scene("chains", SceneSize::about(asked)).model.num_vertices();
+        INFO("chains asked " << asked << ", got " << got);
+        CHECK(got > previous);
+        CHECK(std::abs(std::log(double(got) / double(asked))) < std::log(1.6));
+        previous = got;
+    }
+    for (const std::string name : { "press", "well" }) {
+        const ipc::Index got = make_scene(name, SceneSize::about(10'000)).model.num_vertices();
+        INFO(name << ": asked 10,000, got " << got);
+        CHECK(std::abs(std::log(double(got) / 10'000)) < std::log(1.6));
+        CHECK(make_scene(name, SceneSize::paper()).model.num_vertices()
+            == make_scene(name, true).model.num_vertices());
+    }
+    // Other scenes have small and paper only, and say which scenes have more.
+    CHECK_THROWS_WITH(make_scene("granules", SceneSize::full()),
+        Catch::Contains("granules") && Catch::Contains("chains press well"));
+    CHECK_THROWS_WITH(make_scene("nope", SceneSize::full()), Catch::Contains("unknown scene 'nope'"));
+    CHECK(make_scene("granules", SceneSize::paper()).model.num_vertices()
+        == make_scene("granules", true).model.num_vertices());
 }
 
 TEST_CASE("every scene has a one-line description for --list-scenes", "[examples][cli][scenes]")

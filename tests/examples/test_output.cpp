@@ -3,6 +3,7 @@
 #include <common/bitmap_font.hpp>
 #include <common/frame_output.hpp>
 #include <common/json_output.hpp>
+#include <common/mesh_files.hpp>
 #include <common/newton_linear_solver.hpp>
 #include <common/png_output.hpp>
 #include <common/rasterizer.hpp>
@@ -310,6 +311,17 @@ TEST_CASE("rings, voussoirs and open boxes are valid and the right size", "[exam
     CHECK(ring.vertices.rows() == 96);
     CHECK(ring.tets.maxCoeff() == 95);
     CHECK(positive_volume(ring) == Approx(24 * 4 * R * a * a * std::sin(2 * pi / 24)).epsilon(1e-9));
+    // The same ring with a cross-section of 3 x 3 squares: 16 vertices per
+    // segment, every tet positive, the same volume.
+    const TetMesh fine = ring_tet_mesh({ 0, 0, 0 }, Eigen::Vector3d::UnitX(), Eigen::Vector3d::UnitZ(), R, a, 24, 3);
+    CHECK(fine.vertices.rows() == 24 * 16);
+    CHECK(fine.tets.rows() == 6 * 24 * 9);
+    CHECK(fine.tets.maxCoeff() == 24 * 16 - 1);
+    CHECK(positive_volume(fine) == Approx(24 * 4 * R * a * a * std::sin(2 * pi / 24)).epsilon(1e-9));
+    // Conforming: only the torus's outer surface is boundary, 4 sides of 3
+    // squares per segment, 2 triangles each (a mismatched diagonal would
+    // leave inner faces unshared).
+    CHECK(boundary_faces(fine.tets).rows() == 24 * 4 * 3 * 2);
     // Voussoirs without joints tile the polygonal half annulus: 5 trapezoids
     // of area (outer^2 - inner^2) sin(pi / 5) / 2, depth 0.5.
     double arch = 0;
