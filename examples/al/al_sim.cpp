@@ -9,6 +9,7 @@
 //   al_sim --scene NAME [--size small|paper|full|N] [--frames N] [--dt H]
 //          [--out DIR] [--json FILE] [--video FILE] [--threads N]
 //          [--mu-scale C] [--friction-hessian fallback|exact|majorizer]
+//          [--delta D] [--decay G] [--hit-filter earliest|all]
 //          [--linear-solver pcg|cholesky] [--check]
 //   al_sim --scene-file SCENE.json [...]   (docs/scene-files.md)
 //   al_sim ... --dump-scene OUT.json       (write the scene, do not run it)
@@ -101,6 +102,7 @@ Json al_report(const Scene& scene, const std::string& size, const AlParameters& 
         { "offset", json_number(scene.offset) }, { "mu", json_number(p.friction) },
         { "eps_v", json_number(p.eps_v) },   { "k_min", p.k_min },
         { "eps", json_number(p.eps) },       { "mu_scale", json_number(p.mu_scale) },
+        { "decay", json_number(p.decay) },   { "hit_filter", p.earliest_hit_filter ? "earliest" : "all" },
         { "vertices", static_cast<long long>(scene.model.num_vertices()) },
         { "friction_hessian", p.friction_hessian == AlFrictionHessian::exact ? "exact"
                               : p.friction_hessian == AlFrictionHessian::majorizer ? "majorizer" : "fallback" },
@@ -188,6 +190,21 @@ int main(int argc, char** argv)
            "C_mu in the penalty mu = C_mu max diag(M + h^2 grad^2 Psi), set at each step (AL paper Eq. 20; its "
            "value 0.1 is the default)")
         ->check(CLI::PositiveNumber);
+    double delta = 0;
+    app.add_option("--delta", delta, "contact offset delta in metres (default: the scene's dhat; AL paper Fig. 11 "
+                                     "runs a large delta on a fine mesh)")
+        ->check(positive_finite("metres"));
+    double decay = AlParameters().decay;
+    app.add_option("--decay", decay,
+           "Gamma, the factor by which a slack constraint's weight decays per subproblem (0: dropped at once, "
+           "1: never leaves; the paper's 0.9 is the default; its Figs. 18-19 sweep it)")
+        ->check(CLI::Range(0.0, 1.0));
+    std::string hit_filter = "earliest";
+    app.add_option("--hit-filter", hit_filter,
+           "which hit pairs enter the constraint set: earliest (each vertex's earliest new hit, the paper's) or "
+           "all (the ablation of the paper's Fig. 18)")
+        ->check(CLI::IsMember({ "earliest", "all" }))
+        ->capture_default_str();
     app.footer("Outputs: DIR/frame_NNNN.obj for every step, DIR/last_frame.png, FILE with --json, and a video with\n"
                "--video (needs ffmpeg).\n"
                "Exit codes: 0 done (also after --help and --list-scenes); 1 an output cannot be written (checked "
@@ -228,6 +245,11 @@ int main(int argc, char** argv)
             : friction_hessian == "majorizer"                          ? AlFrictionHessian::majorizer
                                                                        : AlFrictionHessian::exact_then_majorizer;
         parameters.mu_scale = mu_scale;
+        if (delta > 0) {
+            parameters.delta = delta;
+        }
+        parameters.decay = decay;
+        parameters.earliest_hit_filter = hit_filter == "earliest";
         parameters.linear_solver = linear_solver == "cholesky" ? AlLinearSolver::cholesky : AlLinearSolver::pcg;
         parameters.cg_max_iterations = cg_max_iterations;
         parameters.check_intersections = parameters.check_intersections || check;

@@ -208,8 +208,14 @@ public:
                 hits.insert(hits.end(), obstacle_hits.begin(), obstacle_hits.end());
             }
             std::vector<PairId> fresh;
-            for (const CollisionHit& hit : earliest_hits_per_vertex(hits, mesh_, constraints_.pairs())) {
-                fresh.push_back(hit.pair);
+            if (p_.earliest_hit_filter) {
+                for (const CollisionHit& hit : earliest_hits_per_vertex(hits, mesh_, constraints_.pairs())) {
+                    fresh.push_back(hit.pair);
+                }
+            } else {
+                for (const CollisionHit& hit : hits) {
+                    fresh.push_back(hit.pair);
+                }
             }
             constraints_.insert(std::move(fresh));
             constraints_.erase_decayed(p_.erase_below);

@@ -94,6 +94,10 @@ struct AlParameters {
     double mu_scale = 0.1;     ///< C_mu in mu = C_mu max diag(M + h^2 grad^2 Psi)
     double decay = 0.9;        ///< Gamma, decay of slack constraints' weights
     double erase_below = 0.01; ///< constraints leave when gamma falls below this
+    /// true (the paper's): of the pairs a proxy's tail hits, each vertex's
+    /// earliest new hit enters the set; false: every hit pair enters (the
+    /// ablation of the paper's Fig. 18, left).
+    bool earliest_hit_filter = true;
     int k_min = 2;             ///< termination: at least k_min outer iterations (6 with friction or cloth)
     double eps = 1e-3;         ///< termination: stop once the weight left on the start is below eps
     int max_outer_iterations = 1000;

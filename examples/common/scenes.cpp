@@ -405,7 +405,7 @@ Scene chains(const SceneSize& size)
     Scene s;
     s.name = "chains";
     s.description = "three chains of soft interlocked rings in a box, crushed by a lid that comes down and goes up "
-                    "(AL paper Fig. 3 setup; paper size 2,050 vertices = 1/25 of the paper's, full 99 %)";
+                    "(AL paper Fig. 3 setup: --size paper is 2,050 vertices, 1/25 of the paper's, full 99 %)";
     // AL paper Table 2: corotated, rho 1e3, E 1e5, nu 0.3, h 0.02, delta 2e-4, frictionless.
     s.physics = soft_physics(0.02, 0);
     s.physics.contact_gap = 2e-4;
@@ -449,7 +449,7 @@ Scene press(const SceneSize& size)
     Scene s;
     s.name = "press";
     s.description = "soft balls on the ground crushed by a moving plate to a third of their height, then released "
-                    "(AL paper Fig. 1 setup; paper size 2,314 vertices = 1/376 of the paper's)";
+                    "(AL paper Fig. 1 setup: --size paper is 2,314 vertices, 1/376 of the paper's, full 101 %)";
     // AL paper Table 2: corotated, rho 1e2, E 1e4, nu 0.4, h 0.01, delta 1e-3, frictionless.
     s.physics = soft_physics(0.01, 0);
     const VolumeMaterial material { 100, 1e4, 0.4, VolumeModel::fixed_corotated };
@@ -479,7 +479,7 @@ Scene well(const SceneSize& size)
     Scene s;
     s.name = "well";
     s.description = "a dozen soft balls and blocks thrown down a narrow well at 19.7 m/s "
-                    "(AL paper Fig. 4 setup; paper size 3,541 vertices = 1/121 of the paper's)";
+                    "(AL paper Fig. 4 setup: --size paper is 3,541 vertices, 1/121 of the paper's, full 98 %)";
     // AL paper Table 2: stable neo-Hookean, rho 1e3, E 5e5, nu 0.3, h 0.01, delta 1e-3, frictionless.
     s.physics = soft_physics(0.01, 0);
     const VolumeMaterial material { 1000, 5e5, 0.3, VolumeModel::stable_neo_hookean };
