@@ -277,8 +277,10 @@ int main(int argc, char** argv)
         write_frame(fmt::format("{}/frame_{:04d}.obj", out, 0), sim.model(), sim.collision_mesh(), sim.positions());
         add_video_frame();
         Progress progress(frames, scene.name);
+        PeriodicJson statistics(o.json);
         for (int f = 1; f <= frames; ++f) {
             steps.push_back(sim.step());
+            statistics.maybe_write([&] { return al_report(scene, scene_size_label(o), parameters, steps); });
             const AlStepStats& s = steps.back();
             write_frame(fmt::format("{}/frame_{:04d}.obj", out, f), sim.model(), sim.collision_mesh(), sim.positions());
             add_video_frame();

@@ -9,11 +9,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <optional>
 #include <string>
+#include <utility>
 
 namespace ipc::examples {
 
@@ -51,5 +53,30 @@ inline void write_json(const std::string& path, const Json& document, int indent
     std::filesystem::rename(partial, path, ec);
     require<error>(!ec, "cannot move ", partial, " to ", path, ": ", ec.message());
 }
+
+/// Rewrites a --json file during a run, at most once per interval, so that
+/// a long run stopped early keeps the statistics of its finished steps.
+class PeriodicJson {
+public:
+    explicit PeriodicJson(std::string path)
+        : path_(std::move(path))
+    {
+    }
+
+    /// Writes report() when the interval has passed since the last write.
+    template <typename Report> void maybe_write(const Report& report)
+    {
+        if (path_.empty() || std::chrono::steady_clock::now() - last_ < interval) {
+            return;
+        }
+        write_json(path_, report());
+        last_ = std::chrono::steady_clock::now();
+    }
+
+private:
+    static constexpr std::chrono::seconds interval { 10 };
+    std::string path_;
+    std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+};
 
 } // namespace ipc::examples

@@ -57,31 +57,6 @@ using namespace ipc::examples;
 
 namespace {
 
-/// Rewrites a --json file during a run, at most once per interval, so that
-/// a long run stopped early keeps the statistics of its finished steps.
-class PeriodicJson {
-public:
-    explicit PeriodicJson(std::string path)
-        : path_(std::move(path))
-    {
-    }
-
-    /// Writes report() when the interval has passed since the last write.
-    template <typename Report> void maybe_write(const Report& report)
-    {
-        if (path_.empty() || std::chrono::steady_clock::now() - last_ < interval) {
-            return;
-        }
-        write_json(path_, report());
-        last_ = std::chrono::steady_clock::now();
-    }
-
-private:
-    static constexpr std::chrono::seconds interval { 10 };
-    std::string path_;
-    std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
-};
-
 std::string optional_text(const std::optional<double>& x, const char* format)
 {
     return x ? fmt::format(fmt::runtime(format), *x) : std::string("-");
