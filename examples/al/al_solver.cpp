@@ -207,15 +207,12 @@ public:
                 const std::vector<CollisionHit> obstacle_hits = obstacle_collision_hits(mesh_, x, y_previous, obstacles_);
                 hits.insert(hits.end(), obstacle_hits.begin(), obstacle_hits.end());
             }
-            std::vector<PairId> fresh;
             if (p_.earliest_hit_filter) {
-                for (const CollisionHit& hit : earliest_hits_per_vertex(hits, mesh_, constraints_.pairs())) {
-                    fresh.push_back(hit.pair);
-                }
-            } else {
-                for (const CollisionHit& hit : hits) {
-                    fresh.push_back(hit.pair);
-                }
+                hits = earliest_hits_per_vertex(hits, mesh_, constraints_.pairs());
+            }
+            std::vector<PairId> fresh;
+            for (const CollisionHit& hit : hits) {
+                fresh.push_back(hit.pair);
             }
             constraints_.insert(std::move(fresh));
             constraints_.erase_decayed(p_.erase_below);

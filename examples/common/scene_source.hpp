@@ -55,7 +55,7 @@ inline void print_scenes(std::ostream& out, const std::vector<std::string>& name
 /// (small, paper, full or a vertex count), else "file".
 inline std::string scene_size_label(const CommonOptions& o)
 {
-    return o.scene.empty() ? std::string("file") : o.size;
+    return o.scene.empty() ? std::string("file") : o.scene_size().label();
 }
 
 /// With --dump-scene, writes scene there (with --dt and --frames applied)

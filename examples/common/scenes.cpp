@@ -494,13 +494,13 @@ Scene well(const SceneSize& size)
         const Index side = block_cells(k) + 1;
         return 6 * ball_vertices(k) + 6 * side * side * side + 25;
     });
+    const int m = block_cells(n);
     const int levels = 6;
     for (int l = 0; l < levels; ++l) {
         for (int side = 0; side < 2; ++side) {
             const double across = side == 0 ? -0.06 : 0.06;
             const Eigen::Vector3d c = l % 2 == 0 ? Eigen::Vector3d(across, 0.07 + 0.13 * l, 0.01 * side)
                                                  : Eigen::Vector3d(0.01 * side, 0.07 + 0.13 * l, across);
-            const int m = block_cells(n);
             const TetMesh body = (l + side) % 2 == 0 ? ball_tet_mesh(c, 0.05, n)
                                                      : box_tet_mesh(c - Eigen::Vector3d::Constant(0.045),
                                                          c + Eigen::Vector3d::Constant(0.045), m, m, m);
